@@ -7,9 +7,11 @@ Every command prints one line of JSON. Bad input exits with status 2 and prints
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from engine.errors import EngineError
@@ -67,13 +69,15 @@ def _parser() -> _Parser:
     p.add_argument("--size", type=int, default=8)
     p.add_argument("--rules", default="0.92")
     p.set_defaults(run=cmd_bench)
-    for extra in _EXTRA_COMMANDS:
-        extra(sub)
+    for name in _COMMAND_MODULES:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).add_commands(sub)
     return parser
 
 
-#: Commands added by other engine modules (bot, solver): each adds its own subparser.
-_EXTRA_COMMANDS: list[Callable[[Any], None]] = []
+#: Engine modules that add subcommands of their own: each has ``add_commands(sub)``, which
+#: only declares its parsers (heavy imports happen when the command runs).
+_COMMAND_MODULES = ("engine.bot_cli", "engine.solver_cli")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
