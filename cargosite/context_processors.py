@@ -1,0 +1,28 @@
+"""The site navigation. Each entry names a URL; an entry whose URL is not wired up yet is
+left out, so a page appears in the nav as soon as its issue adds the route."""
+
+from django.urls import NoReverseMatch, reverse
+
+NAV_ITEMS = [
+    ("Play", "games:index"),
+    ("Puzzles", "puzzles:index"),
+    ("Rankings", "rankings:index"),
+    ("How to play", "how_to_play"),
+]
+USER_NAV_ITEMS = [
+    ("Profile", "accounts:profile"),
+]
+
+
+def _resolved(items):
+    links = []
+    for label, name in items:
+        try:
+            links.append({"label": label, "url": reverse(name)})
+        except NoReverseMatch:
+            continue
+    return links
+
+
+def navigation(request):
+    return {"nav_links": _resolved(NAV_ITEMS), "user_nav_links": _resolved(USER_NAV_ITEMS)}

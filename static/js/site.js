@@ -1,0 +1,17 @@
+// Site-wide behaviour, as a plain ES module (no build step).
+import { renderBay } from "./bay.js";
+
+// A still from a shift in progress: rows from the top, "B" Blue core, "O" Orange core,
+// "E" an Empty Can (a core already unloaded), "." open space.
+const DEMO_SHIFT = [
+  "......",
+  "......",
+  "..O...",
+  ".BOB..",
+  "EEOB.O",
+  "EEBOBO",
+];
+
+for (const element of document.querySelectorAll("[data-bay]")) {
+  renderBay(element, DEMO_SHIFT);
+}

@@ -1,0 +1,32 @@
+"""Shared fixtures. Browser fixtures live in tests/browser/conftest.py."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# Variables that choose the backing services; tests of the embedded default remove them.
+SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG", "DJANGO_SECRET_KEY",
+                "DJANGO_ALLOWED_HOSTS", "EMAIL_HOST")
+
+
+@pytest.fixture
+def run_python():
+    """Run `python -c code` in a fresh process with the settings module and the given env."""
+
+    def run(code: str, **env: str) -> subprocess.CompletedProcess:
+        base = {k: v for k, v in os.environ.items() if k not in SERVICE_VARS}
+        base["DJANGO_SETTINGS_MODULE"] = "cargosite.settings"
+        return subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env={**base, **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    return run
