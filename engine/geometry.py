@@ -79,6 +79,8 @@ class Geometry:
     #: cells (bits) whose right-hand neighbour is on the bay / whose upper neighbour is.
     has_right: int = 0
     has_up: int = 0
+    #: per cell (indexed by bit), the mask of its orthogonal neighbours on the bay.
+    neighbours: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         n = self.n
@@ -93,6 +95,11 @@ class Geometry:
                 name = COLUMN_LETTERS[x] + ROW_DIGITS[y]
                 self.cell_names[x * s + y] = name
                 self.cell_index[name] = x * s + y
+        self.neighbours = [0] * (n * s)
+        for cell in self.cell_names:
+            around = 1 << cell + 1 | 1 << cell + s | (1 << cell - 1 if cell else 0)
+            around |= 1 << cell - s if cell >= s else 0
+            self.neighbours[cell] = around & self.full
         self.has_right = self.full & ~self.column_masks[n - 1]
         self.has_up = self.full & ~self.row_masks[n - 1]
         self._build_appcons()

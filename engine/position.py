@@ -114,7 +114,7 @@ class Position:
 
     __slots__ = (
         "g", "n", "cores", "empty", "heights", "cards", "lock", "gold", "steel",
-        "points", "turns", "side", "rules", "solo", "_appcons",
+        "points", "turns", "side", "rules", "solo", "_appcons", "_drops",
     )
 
     def __init__(self, n: int = 8, rules: str = CURRENT_RULES) -> None:
@@ -134,6 +134,8 @@ class Position:
         self.solo = False
         # Per side, the AppCons it could unload now (sorted by rank), or None if unknown.
         self._appcons: list[list[AppConMask] | None] = [None, None]
+        # The droppable columns, or None if they must be worked out again.
+        self._drops: tuple[int, ...] | None = None
 
     # --- copying and comparing ------------------------------------------------------------
 
@@ -150,6 +152,7 @@ class Position:
         p.points = self.points[:]
         p.turns, p.side, p.rules, p.solo = self.turns, self.side, self.rules, self.solo
         p._appcons = self._appcons[:]
+        p._drops = self._drops
         return p
 
     def key(self) -> tuple:
@@ -187,20 +190,29 @@ class Position:
         """The shapes a side has completed (Gold or Steel), as a 7-bit mask."""
         return self.gold[side] | self.steel[side]
 
+    def invalidate(self) -> None:
+        """Forget cached facts; call after assigning boards, heights or lock directly."""
+        self._appcons = [None, None]
+        self._drops = None
+
     def lock_mask(self) -> int:
         return 0 if self.lock == NO_LOCK else self.g.corridor_masks[self.lock]
 
     # --- Phase 1: what is legal ------------------------------------------------------------
 
-    def drops(self) -> list[int]:
+    def drops(self) -> tuple[int, ...]:
         """Columns the side to move may drop into (rules.md item 4)."""
-        n, h, lock = self.n, self.heights, self.lock
-        if lock == NO_LOCK:
-            return [x for x in range(n) if h[x] < n]
-        if lock < n:
-            return [x for x in range(n) if h[x] < n and x != lock]
-        row = lock - n
-        return [x for x in range(n) if h[x] < n and h[x] != row]
+        found = self._drops
+        if found is None:
+            n, h, lock = self.n, self.heights, self.lock
+            if lock == NO_LOCK:
+                found = tuple(x for x in range(n) if h[x] < n)
+            elif lock < n:
+                found = tuple(x for x in range(n) if h[x] < n and x != lock)
+            else:
+                found = tuple(x for x in range(n) if h[x] < n and h[x] != lock - n)
+            self._drops = found
+        return found
 
     def damage_pairs(self) -> list[tuple[int, int]]:
         """Rules 0.89+: orthogonally adjacent occupied pairs outside the locked corridor."""
@@ -265,12 +277,16 @@ class Position:
 
     def actions(self) -> list[int]:
         """Every legal Phase 1 action of the side to move; [PASS] if it must pass."""
+        drops = self._drops
+        if drops is None:
+            drops = self.drops()
+        if drops:  # the bay is not full and the side to move can act: not over
+            if self.cards[self.side]:
+                return [*drops, *self.card_actions(self.side)]
+            return [*drops]
         if self.is_over():
             return []
-        acts = self.drops()
-        if self.cards[self.side]:
-            acts += self.card_actions(self.side)
-        return acts or [PASS]
+        return self.card_actions(self.side) or [PASS]
 
     def is_legal(self, action: int) -> bool:
         return action in self.actions()
@@ -334,6 +350,8 @@ class Position:
         y = self.heights[x]
         cell = x * self.g.stride + y
         self.heights[x] = y + 1
+        if y + 1 == self.n or self.lock >= self.n:
+            self._drops = None
         mine = self.cores[side] | 1 << cell
         self.cores[side] = mine
         found = self._appcons[side]
@@ -346,6 +364,7 @@ class Position:
 
     def _lockdown(self, corridor: int, events: list[Event] | None) -> None:
         self.lock = NO_LOCK if self.lock == corridor else corridor
+        self._drops = None
         if events is not None:
             events.append({
                 "type": "lockdown",
@@ -461,6 +480,7 @@ class Position:
         self.cores = [boards[_BLUE_CORE], boards[_ORANGE_CORE]]
         self.empty = boards[_EMPTY_CAN]
         self._appcons = [None, None]
+        self._drops = None
         return final
 
     def apply_unload(self, mask: int, events: list[Event] | None = None) -> None:
@@ -552,6 +572,8 @@ def appcons_through(g: Geometry, mine: int, cell: int) -> list[AppConMask]:
     those cells are all within three steps; so three steps of growth decide quickly
     whether there is anything to look for.
     """
+    if not g.neighbours[cell] & mine:
+        return []
     s = g.stride
     reach = 1 << cell
     for _ in range(3):
