@@ -1,0 +1,464 @@
+"""Exact puzzle solver: the fewest turns that solve a Weekly Puzzle, with a proof.
+
+API (what the site calls)::
+
+    from engine.solver import solve
+    sol = solve(record_text_or_Record_or_Game, limit=None)
+    sol.solvable, sol.fewest, sol.line, sol.needs_card, sol.valid, sol.nodes, sol.seconds
+    sol.as_dict()   # the JSON of ``python -m engine solve`` (notation.md)
+
+``solvable`` means solvable *within the turn limit* (the record's ``Turns``, or ``limit``);
+``fewest`` is then the fewest turns (``None`` if unsolvable), ``line`` one solution of
+exactly that many tokens, ``needs_card`` whether every solution within the limit plays a
+card, ``valid`` whether ``fewest`` equals the limit (rules.md 25; the weekend "needs a card"
+rule is the caller's to add). ``nodes`` counts searched nodes, ``seconds`` wall time.
+
+How: iterative deepening on the number of turns, depth-first, with a transposition table
+shared by every pass (a state that failed with r turns left fails with fewer). Because pass
+d-1 was exhaustive and failed, a solution found in pass d proves ``fewest == d``. The search
+uses its own bitboard state (Blue, Orange, Empty Cans, hand, lock, shelf, goal still
+needed), the engine's action integers, and the engine's geometry; tokens come from
+:func:`engine.notation.turn_token` on a replayed :class:`Position`, and the tests replay
+every line in :class:`engine.game.Game` and compare ``fewest`` with an unpruned
+breadth-first search over :class:`Position`. Pruning rules and their proofs are in
+docs/puzzles.md; each one is named in the code where it is used.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from engine.errors import EngineError
+from engine.geometry import SHAPE_CELLS, SHAPE_ORDER, bits, geometry
+from engine.notation import Goal, Record, parse_record, turn_token
+from engine.position import (
+    BLUE,
+    DAMAGE,
+    DAMAGE_CARD,
+    LOCK,
+    LOCKDOWN,
+    NO_CELL,
+    NO_LOCK,
+    PURGE,
+    PURGE_CARD,
+    REROUTE,
+    REROUTE_CARD,
+    ROTATE_LEFT,
+    ROTATE_RIGHT,
+    ROTATION,
+    SHAPE_VALUES,
+    Position,
+    find_appcons,
+)
+
+GOLD = 2
+#: Cards that move modules (the others only add a Blue core or change the lock).
+MOVING_CARDS = ROTATION | PURGE_CARD | DAMAGE_CARD
+
+Move = tuple[int, int]  # (Phase 1 action, unload mask or 0)
+# A search state: Blue, Orange, Empty Cans, hand, lock, shelf (completed shapes), need.
+State = tuple[int, int, int, int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the solver found, with the size of the proof."""
+
+    solvable: bool
+    fewest: int | None
+    line: list[str] | None
+    needs_card: bool
+    valid: bool
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object of ``python -m engine solve``."""
+        return {
+            "solvable": self.solvable,
+            "fewest": self.fewest,
+            "line": self.line,
+            "needs_card": self.needs_card,
+            "valid": self.valid,
+        }
+
+
+# --- geometry tables -------------------------------------------------------------------
+
+
+def _orientations(shape: str) -> list[tuple[tuple[int, int], ...]]:
+    found: list[tuple[tuple[int, int], ...]] = []
+    current = list(SHAPE_CELLS[shape])
+    for _ in range(4):
+        mx = min(x for x, _ in current)
+        my = min(y for _, y in current)
+        norm = tuple(sorted((x - mx, y - my) for x, y in current))
+        if norm not in found:
+            found.append(norm)
+        current = [(y, -x) for x, y in current]
+    return found
+
+
+@dataclass
+class _Tables:
+    n: int
+    s: int
+    full: int
+    col: list[int]
+    colbits: int
+    above: dict[int, int]  # cells strictly above a cell in its column
+    below_row: list[int]  # every cell in rows < y
+    above_row: list[int]  # every cell in rows > y
+    # per shape: list of (anchor mask, shifts) for each orientation
+    patterns: list[list[tuple[int, tuple[int, ...]]]]
+    row_cells: list[list[int]]
+
+
+@cache
+def _tables(n: int) -> _Tables:
+    g = geometry(n)
+    s = g.stride
+    above = {}
+    for x in range(n):
+        for y in range(n):
+            above[g.cell(x, y)] = sum(1 << g.cell(x, yy) for yy in range(y + 1, n))
+    below_row = [sum(g.row_masks[:y]) for y in range(n)]
+    above_row = [sum(g.row_masks[y + 1:]) for y in range(n)]
+    patterns = []
+    for shape in SHAPE_ORDER:
+        pats = []
+        for o in _orientations(shape):
+            w = max(x for x, _ in o)
+            h = max(y for _, y in o)
+            anchors = sum(1 << g.cell(x, y) for x in range(n - w) for y in range(n - h))
+            pats.append((anchors, tuple(dx * s + dy for dx, dy in o)))
+        patterns.append(pats)
+    row_cells = [[g.cell(x, y) for x in range(n)] for y in range(n)]
+    return _Tables(n, s, g.full, g.column_masks, (1 << n) - 1, above, below_row, above_row,
+                   patterns, row_cells)
+
+
+def _hit(t: _Tables, blue: int, shapes: int) -> int:
+    """The mask of one AppCon of an allowed shape (7-bit mask) within blue, or 0."""
+    for shape in range(7):
+        if not shapes >> shape & 1:
+            continue
+        for anchors, shifts in t.patterns[shape]:
+            a = anchors
+            for sh in shifts:
+                a &= blue >> sh
+                if not a:
+                    break
+            if a:
+                low = (a & -a).bit_length() - 1
+                return sum(1 << (low + sh) for sh in shifts)
+    return 0
+
+
+def _remove(t: _Tables, boards: tuple[int, int, int], cells: list[int]) -> tuple[int, int, int]:
+    """Remove the modules in cells (any order) and let the columns settle."""
+    b, o, e = boards
+    for c in sorted(cells, reverse=True):
+        up = t.above[c]
+        keep = ~(up | 1 << c)
+        b = (b & keep) | ((b & up) >> 1)
+        o = (o & keep) | ((o & up) >> 1)
+        e = (e & keep) | ((e & up) >> 1)
+    return b, o, e
+
+
+def _rotate(t: _Tables, b: int, o: int, e: int, right: bool) -> tuple[int, int, int]:
+    """Station Rotation (rules.md 5): turn the bay and settle."""
+    n, s = t.n, t.s
+    nb = no = ne = 0
+    for y in range(n):
+        cells = t.row_cells[y]
+        if right:
+            cells = cells[::-1]
+            base = y * s
+        else:
+            base = (n - 1 - y) * s
+        k = base
+        for c in cells:
+            bit = 1 << c
+            if b & bit:
+                nb |= 1 << k
+            elif o & bit:
+                no |= 1 << k
+            elif e & bit:
+                ne |= 1 << k
+            else:
+                continue
+            k += 1
+    return nb, no, ne
+
+
+# --- the search ------------------------------------------------------------------------
+
+
+class _Search:
+    """Depth-first search for a solution within r turns, with a shared transposition table."""
+
+    def __init__(self, start: Position, goal: Goal, cards: bool) -> None:
+        self.t = _tables(start.n)
+        self.g = start.g
+        self.old_damage = start.rules == "0.88"
+        self.goal = goal
+        self.kind = goal.kind
+        done = start.gold[BLUE] | start.steel[BLUE]
+        hand = start.cards[BLUE] if cards else 0
+        need = 1 if goal.kind == "unload" else goal.amount
+        self.root: State = (start.cores[0], start.cores[1], start.empty, hand, start.lock,
+                            done if goal.kind == "score" else 0, need)
+        self.tt: dict[State, int] = {}
+        self.nodes = 0
+
+    # bounds ---------------------------------------------------------------------------
+
+    def _possible(self, st: State, r: int) -> bool:
+        """Sound bounds (docs/puzzles.md, B1-B3): False only if no solution in r turns."""
+        blue, need = st[0], st[6]
+        cores = blue.bit_count() + r  # B1: at most one Blue core more per turn
+        kind = self.kind
+        if kind == "unload":
+            return cores >= 4
+        if kind == "appcons":  # B2
+            return need <= r and cores >= 4 * need
+        # B3: the u best gains, u = unloads still possible
+        u = min(r, cores // 4)
+        if u <= 0:
+            return False
+        done = st[5]
+        gains = sorted((SHAPE_VALUES[i] + GOLD for i in range(7) if not done >> i & 1),
+                       reverse=True)[:u]
+        gains += [6] * u
+        gains.sort(reverse=True)
+        return sum(gains[:u]) >= need
+
+    def _shapes(self, st: State) -> int:
+        """Shapes whose unload alone would meet the goal from this state (7-bit mask)."""
+        kind = self.kind
+        if kind == "unload":
+            return 1 << self.goal.shape
+        need = st[6]
+        if kind == "appcons":
+            return 127 if need <= 1 else 0
+        done = st[5]
+        mask = 0
+        for i in range(7):
+            gain = SHAPE_VALUES[i] + (0 if done >> i & 1 else GOLD)
+            if gain >= need:
+                mask |= 1 << i
+        return mask
+
+    # Phase 1 -----------------------------------------------------------------------------
+
+    def _phase1(self, st: State) -> list[tuple[int, int, int, int, int, int]]:
+        """Every legal Phase 1 action with its result (action, B, O, E, hand, lock)."""
+        t = self.t
+        n, s = t.n, t.s
+        b, o, e, hand, lock = st[0], st[1], st[2], st[3], st[4]
+        occ = b | o | e
+        out = []
+        # drops (rules.md 4)
+        for x in range(n):
+            if x == lock:
+                continue
+            h = ((occ >> (x * s)) & t.colbits).bit_length()
+            if h >= n or (lock >= n and h == lock - n):
+                continue
+            out.append((x, b | 1 << (x * s + h), o, e, hand, lock))
+        if not hand:
+            return out
+        if hand & REROUTE_CARD:
+            h2 = hand & ~REROUTE_CARD
+            for c in bits(o):
+                bit = 1 << c
+                out.append((REROUTE + c, b | bit, o & ~bit, e, h2, lock))
+        if hand & LOCKDOWN:
+            h2 = hand & ~LOCKDOWN
+            for k in range(2 * n):
+                out.append((LOCK + k, b, o, e, h2, NO_LOCK if k == lock else k))
+        if hand & PURGE_CARD:
+            h2 = hand & ~PURGE_CARD
+            for k in range(2 * n):
+                if k == lock:
+                    continue
+                if k < n:
+                    keep = ~t.col[k]
+                    out.append((PURGE + k, b & keep, o & keep, e & keep, h2, lock))
+                else:
+                    y = k - n
+                    lo, hi = t.below_row[y], t.above_row[y]
+                    out.append((PURGE + k, (b & lo) | ((b & hi) >> 1), (o & lo) | ((o & hi) >> 1),
+                                (e & lo) | ((e & hi) >> 1), h2, lock))
+        if hand & DAMAGE_CARD:
+            h2 = hand & ~DAMAGE_CARD
+            if self.old_damage:
+                # Old Cargo Damage turns Orange cores into Empty Cans where they stand. One
+                # cell dominates two (docs/puzzles.md, D2), so only single cells are tried.
+                for c in bits(o):
+                    bit = 1 << c
+                    out.append((DAMAGE | c << 8 | NO_CELL, b, o & ~bit, e | bit, h2, lock))
+            else:
+                free = occ
+                if lock != NO_LOCK:
+                    free &= ~self.g.corridor_masks[lock]
+                pairs = [(c, c + s) for c in bits(free & (free >> s))]
+                pairs += [(c, c + 1) for c in bits(free & (free >> 1))]
+                for c1, c2 in pairs:
+                    nb, no, ne = _remove(t, (b, o, e), [c1, c2])
+                    out.append((DAMAGE | c1 << 8 | c2, nb, no, ne, h2, lock))
+        if hand & ROTATION:
+            h2 = hand & ~ROTATION
+            for a in (ROTATE_LEFT, ROTATE_RIGHT):
+                nb, no, ne = _rotate(t, b, o, e, a == ROTATE_RIGHT)
+                out.append((a, nb, no, ne, h2, NO_LOCK))
+        return out
+
+    # search ----------------------------------------------------------------------------
+
+    def within(self, st: State, r: int) -> list[Move] | None:
+        """A solution of at most r turns from st (not yet solved), or None."""
+        if not self._possible(st, r):
+            return None
+        if st[0] | st[1] | st[2] == self.t.full:  # rules.md 26: a full bay takes no turn
+            return None
+        if self.tt.get(st, 0) >= r:
+            return None
+        self.nodes += 1
+        found = self._last(st) if r == 1 else self._expand(st, r)
+        if found is None and self.tt.get(st, 0) < r:
+            self.tt[st] = r
+        return found
+
+    def _last(self, st: State) -> list[Move] | None:
+        """One turn left: some Phase 1 action must leave an AppCon that meets the goal."""
+        shapes = self._shapes(st)
+        if not shapes:
+            return None
+        t = self.t
+        b = st[0]
+        already = _hit(t, b, shapes)
+        for act, nb, *_ in self._phase1(st):
+            # B4: if Blue's cores after Phase 1 are a subset of those before, any AppCon
+            # among them was there before; with none before there is none now.
+            if not already and not nb & ~b:
+                continue
+            m = _hit(t, nb, shapes)
+            if m:
+                return [(act, m)]
+        return None
+
+    def _expand(self, st: State, r: int) -> list[Move] | None:
+        kind = self.kind
+        done, need = st[5], st[6]
+        g = self.g
+        for act, nb, no, ne, hand, lock in self._phase1(st):
+            if kind == "unload":
+                m = _hit(self.t, nb, 1 << self.goal.shape)
+                if m:
+                    return [(act, m)]
+                # D1: an unload of another shape is dominated by not unloading.
+                sub = self.within((nb, no, ne, hand, lock, 0, need), r - 1)
+                if sub is not None:
+                    return [(act, 0), *sub]
+                continue
+            appcons = find_appcons(g, nb) if nb.bit_count() >= 4 else []
+            for a in appcons:
+                if kind == "appcons":
+                    left = need - 1
+                    ndone = 0
+                else:
+                    bit = 1 << a.shape
+                    left = need - SHAPE_VALUES[a.shape] - (0 if done & bit else GOLD)
+                    ndone = done | bit
+                if left <= 0:
+                    return [(act, a.mask)]
+                sub = self.within((nb & ~a.mask, no, ne | a.mask, hand, lock, ndone, left), r - 1)
+                if sub is not None:
+                    return [(act, a.mask), *sub]
+            sub = self.within((nb, no, ne, hand, lock, done, need), r - 1)
+            if sub is not None:
+                return [(act, 0), *sub]
+        return None
+
+    def fewest(self, limit: int) -> list[Move] | None:
+        """The shortest solution within limit turns (iterative deepening), or None."""
+        for d in range(1, limit + 1):
+            line = self.within(self.root, d)
+            if line is not None:
+                return line
+        return None
+
+
+# --- the API ------------------------------------------------------------------------------
+
+
+def _puzzle(puzzle: Any) -> tuple[Position, Goal, int]:
+    """Start, goal and limit of a puzzle given as record text, a Record or a Game."""
+    from engine.game import Game
+
+    if isinstance(puzzle, str):
+        puzzle = parse_record(puzzle)
+    if isinstance(puzzle, Record):
+        if puzzle.goal is None or puzzle.limit is None:
+            raise EngineError("not a puzzle record: it needs Goal and Turns headers")
+        # Fine point 5: any turns present must be legal.
+        Game.from_record(puzzle)
+        return puzzle.start, puzzle.goal, puzzle.limit
+    if isinstance(puzzle, Game):
+        if puzzle.goal is None or puzzle.limit is None:
+            raise EngineError("not a puzzle: the game has no goal and turn limit")
+        return puzzle.start, puzzle.goal, puzzle.limit
+    raise TypeError(f"cannot solve a {type(puzzle).__name__}")
+
+
+def _tokens(start: Position, line: list[Move]) -> list[str]:
+    p = start.copy()
+    p.solo = True
+    out = []
+    for action, unload in line:
+        out.append(turn_token(action, unload, p))
+        p.play(action, unload)
+    return out
+
+
+def _start_over(p: Position) -> bool:
+    q = p.copy()
+    q.solo = True
+    return q.is_over()
+
+
+def solve(puzzle: Any, *, limit: int | None = None) -> Solution:
+    """Solve a puzzle (record text, Record or Game) from its Start; see the module doc."""
+    began = time.perf_counter()
+    start, goal, record_limit = _puzzle(puzzle)
+    if limit is None:
+        limit = record_limit
+    if limit < 1:
+        raise EngineError(f"a turn limit must be at least 1, not {limit}")
+    nodes = 0
+    line: list[Move] | None = None
+    needs_card = False
+    if not _start_over(start):
+        search = _Search(start, goal, cards=True)
+        line = search.fewest(limit)
+        nodes = search.nodes
+        if line is not None and start.cards[BLUE]:
+            # Holding a card never changes which drops are legal, so "without a card" is
+            # the same puzzle with an empty hand.
+            bare = _Search(start, goal, cards=False)
+            needs_card = bare.fewest(limit) is None
+            nodes += bare.nodes
+        elif line is not None:
+            needs_card = False
+    seconds = time.perf_counter() - began
+    if line is None:
+        return Solution(False, None, None, False, False, nodes, seconds)
+    fewest = len(line)
+    return Solution(True, fewest, _tokens(start, line), needs_card, fewest == limit, nodes,
+                    seconds)
