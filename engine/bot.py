@@ -31,7 +31,8 @@ Levels
   a drop that only looks reasonable. A beginner beats it after a few games.
 - ``medium``: one turn ahead with the full evaluation (:mod:`engine.bot_eval`): Final
   Audit, chits, AppCons and completing drops of both sides, cards in hand.
-- ``hard``: alpha-beta search three turns deep (its turn, the reply, its next turn) with
+- ``hard``: alpha-beta search four turns deep (its turn, the reply, its next turn and the
+  reply to that) with
   the full evaluation at the leaves, iterative deepening under a node budget. Card plays
   are pruned to those that matter: every one at the root is scored, and deeper only those
   that break an opposing AppCon or complete one of its own, or block a completing drop.
@@ -87,10 +88,10 @@ class _Level:
 _LEVELS = {
     "easy": _Level(Weights(threat=0, double_threat=0, second=0, touch=20, unsafe_appcon=300,
                            safe_appcon=300, rust=0, cards=(0, 0, 0, 0, 0), mover_take=0),
-                   depth=1, budget=0, root_cards=0, blunder=350, cards_rarely=True),
+                   depth=1, budget=0, root_cards=0, blunder=500, cards_rarely=True),
     "medium": _Level(Weights(), depth=1, budget=0, root_cards=0, blunder=0,
                      cards_rarely=False),
-    "hard": _Level(Weights(), depth=3, budget=6000, root_cards=6, blunder=0,
+    "hard": _Level(Weights(), depth=4, budget=20000, root_cards=6, blunder=0,
                    cards_rarely=False),
 }
 
@@ -287,6 +288,8 @@ class _Search:
             elif cards_taken < lvl.root_cards:
                 cards_taken += 1
                 root.append(t)
+        if not root:  # only card plays, none of them obviously relevant: keep the best few
+            root = scored[:max(lvl.root_cards, 8)]
         best_move = (root[0][1], root[0][2])
         order = root
         for depth in range(2, lvl.depth + 1):
@@ -302,7 +305,7 @@ class _Search:
                 break
             results.sort(key=lambda r: (-r[0], r[1], r[2]))
             order = results
-            best_move = (results[0][1], results[0][2])
+            best_move = self._pick(results)
         return best_move
 
     def _negamax(self, p: Position, depth: int, alpha: int, beta: int) -> int:
