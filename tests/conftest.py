@@ -30,3 +30,15 @@ def run_python():
         )
 
     return run
+
+
+def pytest_report_header(config):
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    return [
+        f"cargo: database {db['ENGINE']} ({db.get('HOST') or db['NAME']}), channel layer {layer}",
+        f"cargo: celery eager={settings.CELERY_TASK_ALWAYS_EAGER}, "
+        f"browser required={os.environ.get('REQUIRE_BROWSER', '0')}",
+    ]
