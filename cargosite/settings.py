@@ -8,6 +8,7 @@ understood stops the process with ImproperlyConfigured naming the variable.
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -114,6 +115,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "axes",
     "accounts",
     "games",
     "puzzles",
@@ -130,6 +132,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns an axes lockout into its response
 ]
 
 ROOT_URLCONF = "cargosite.urls"
@@ -201,6 +204,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
 
 # Accounts (django-allauth): sign up with username and email, sign in with either.
 AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses locked-out sign-ins
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -214,6 +218,16 @@ if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
 ACCOUNT_UNIQUE_EMAIL = True
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+
+# Failed sign-ins (django-axes): 5 failures for one account from one IP address lock that
+# pair out for AXES_COOLOFF_MINUTES; a success resets the count. accounts/axes.py makes a
+# username and its email count as the same account.
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "accounts.axes.login_username"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -7,5 +7,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
+    path("", include("games.urls")),
     path("admin/", admin.site.urls),
 ]

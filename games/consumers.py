@@ -1,0 +1,194 @@
+"""WebSocket consumers: the game page (`/ws/game/<id>/`) and the lobby (`/ws/lobby/`).
+
+Thin: validate the frame, call a service behind `database_sync_to_async`, send what it
+returns. Frames the services broadcast arrive as `frame.send` group messages.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from . import services
+from .services import Refused
+
+MAX_FRAME_BYTES = 4096
+FRAMES_PER_SECOND = 20
+FLOOD_STRIKES = 3  # seconds over the limit before the connection is closed
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOODING = 4429
+
+
+def _ply(value: Any) -> int | None:
+    """A non-negative int (not a bool), or None."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10_000:
+        return value
+    return None
+
+
+class FrameConsumer(AsyncJsonWebsocketConsumer):
+    """Size limit, JSON-object check and flood throttling shared by both sockets."""
+
+    window_start = 0.0
+    window_count = 0
+    strikes = 0
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if not self.allow_frame():
+            if self.strikes > FLOOD_STRIKES:
+                await self.close(code=CLOSE_FLOODING)
+            elif self.window_count == FRAMES_PER_SECOND + 1:
+                await self.send_error("throttled", "too many frames; slow down")
+            return
+        if text_data is None:
+            await self.send_error("bad_frame", "frames are JSON text")
+            return
+        if len(text_data.encode()) > MAX_FRAME_BYTES:
+            await self.send_error("bad_frame", f"frames are at most {MAX_FRAME_BYTES} bytes")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self.send_error("bad_frame", "frames are JSON objects")
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self.send_error("bad_frame", 'frames are JSON objects with a "type"')
+            return
+        await self.receive_json(content)
+
+    def allow_frame(self) -> bool:
+        now = time.monotonic()
+        if now - self.window_start >= 1.0:
+            if self.window_count <= FRAMES_PER_SECOND:
+                self.strikes = 0
+            self.window_start = now
+            self.window_count = 0
+        self.window_count += 1
+        if self.window_count > FRAMES_PER_SECOND:
+            if self.window_count == FRAMES_PER_SECOND + 1:
+                self.strikes += 1
+            return False
+        return True
+
+    async def send_error(self, code: str, message: str, ply: int | None = None):
+        await self.send_json({"type": "error", "code": code, "message": message, "ply": ply})
+
+    async def frame_send(self, message):
+        """A frame a service broadcast to one of our groups."""
+        await self.send_json(message["frame"])
+
+
+class GameConsumer(FrameConsumer):
+    game_id = ""
+    group = ""
+    side: str | None = None
+
+    async def connect(self):
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        self.user = self.scope.get("user")
+        try:
+            state = await database_sync_to_async(self.load_state)()
+        except Refused:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = services.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "state", "state": state})
+
+    def load_state(self) -> dict[str, Any]:
+        game = services.get_game(self.game_id)
+        self.side = game.side_of(self.user)
+        return services.state_of(game, you=self.side)
+
+    async def disconnect(self, code):
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        kind = content["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "turn":
+            ply, token = _ply(content.get("ply")), content.get("token")
+            if ply is None or not isinstance(token, str) or not token \
+                    or len(token) > services.MAX_TOKEN_LENGTH:
+                await self.send_error("bad_frame", 'a turn is {"type": "turn", "ply": int, '
+                                      '"token": str}')
+                return
+            await self.call(self.play, ply, token)
+        elif kind == "resign":
+            if "ply" in content and _ply(content["ply"]) is None:
+                await self.send_error("bad_frame", 'a resign is {"type": "resign", "ply": int}')
+                return
+            await self.call(self.resign, content.get("ply"))
+        elif kind == "sync":
+            after = _ply(content.get("after"))
+            if after is None:
+                await self.send_error("bad_frame", 'a sync is {"type": "sync", "after": int}')
+                return
+            await self.call(self.sync, after)
+        else:
+            await self.send_error("bad_frame", f"unknown frame type {kind[:32]!r}")
+
+    async def call(self, handler, *args):
+        try:
+            await handler(*args)
+        except Refused as refused:
+            await self.send_json(refused.frame())
+            if refused.code == "stale_ply" and refused.state is not None:
+                await self.send_json({"type": "state", "state": refused.state})
+
+    async def play(self, ply: int, token: str):
+        if not self.side:
+            raise Refused("not_a_player", "spectators cannot play")
+        result = await database_sync_to_async(services.apply_turn)(
+            self.game_id, player=self.user, ply=ply, token=token
+        )
+        if result.duplicate:  # a fresh turn's acknowledgement is the group broadcast
+            await self.send_json(result.frame)
+
+    async def resign(self, ply: int | None):
+        if not self.side:
+            raise Refused("not_a_player", "spectators cannot resign")
+        await database_sync_to_async(services.resign)(self.game_id, player=self.user, ply=ply)
+
+    async def sync(self, after: int):
+        data = await database_sync_to_async(services.catch_up)(
+            self.game_id, after=after, you=self.side
+        )
+        for frame in data["turns"]:
+            await self.send_json(frame)
+        await self.send_json({"type": "state", "state": data["state"]})
+
+
+class LobbyConsumer(FrameConsumer):
+    """Open seeks, live: `seeks` on connect, then `seek_added` / `seek_removed`, and
+    `seek_accepted` (with the game's URL) to the creator of a seek or challenge."""
+
+    groups_joined: list[str] = []
+
+    async def connect(self):
+        user = self.scope.get("user")
+        self.groups_joined = [services.LOBBY_GROUP]
+        if user is not None and user.is_authenticated:
+            self.groups_joined.append(services.user_group(user.pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        seeks = await database_sync_to_async(services.open_seeks)()
+        await self.send_json({"type": "seeks", "seeks": seeks})
+
+    async def disconnect(self, code):
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        if content["type"] == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.send_error("bad_frame", "the lobby socket only answers ping")

@@ -1,0 +1,81 @@
+"""Shared players and helpers for live-play tests: owner-style users (alice plays Blue, bob
+plays Orange, carol watches), games made through the service, and WebSocket
+communicators that sign in with a real session cookie, as a browser does."""
+
+import importlib.util
+import sys
+import types
+
+import pytest
+
+if importlib.util.find_spec("daphne") is None:
+    # channels.testing/__init__ imports daphne for ChannelsLiveServerTestCase, which we do
+    # not use (browser tests serve with uvicorn); WebsocketCommunicator itself needs only
+    # asgiref. Stand in for the missing module rather than install Twisted.
+    stub = types.ModuleType("daphne.testing")
+    stub.DaphneProcess = object
+    sys.modules.setdefault("daphne", types.ModuleType("daphne"))
+    sys.modules.setdefault("daphne.testing", stub)
+
+from channels.testing import WebsocketCommunicator  # noqa: E402
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import services
+from tests.games.support import ORIGIN
+
+
+@pytest.fixture
+def users(db):
+    User = get_user_model()
+    return {
+        name: User.objects.create_user(name, f"{name}@example.com", "a-long-cargo-pass")
+        for name in ("alice", "bob", "carol")
+    }
+
+
+@pytest.fixture
+def game(users):
+    """A 5×5 rated game: alice Blue, bob Orange."""
+    return services.create_game(blue=users["alice"], orange=users["bob"], size=5)
+
+
+@pytest.fixture
+def session_cookie(users):
+    """Session cookies of every test user, made before any async test body runs."""
+    cookies = {}
+    for name, user in users.items():
+        client = Client()
+        client.force_login(user)
+        cookies[name] = f"sessionid={client.cookies['sessionid'].value}".encode()
+    return lambda name: cookies[name] if name else b""
+
+
+@pytest.fixture
+def connect(session_cookie):
+    """`await connect(game_id, "alice")` -> a connected communicator, its first `state`
+    frame already read. `origin=` overrides the Origin header."""
+    from cargosite.asgi import application
+
+    opened = []
+
+    async def open_(path_or_id: str, name: str | None, *, origin: bytes = ORIGIN,
+                    expect_state: bool = True):
+        path = path_or_id if path_or_id.startswith("/") else f"/ws/game/{path_or_id}/"
+        headers = [(b"origin", origin), (b"host", b"localhost")]
+        cookie = session_cookie(name)
+        if cookie:
+            headers.append((b"cookie", cookie))
+        comm = WebsocketCommunicator(application, path, headers=headers)
+        connected, _ = await comm.connect()
+        opened.append(comm)
+        if not connected:
+            return comm
+        comm.connected = True
+        if expect_state:
+            frame = await comm.receive_json_from(timeout=5)
+            assert frame["type"] in ("state", "seeks"), frame
+            comm.first = frame
+        return comm
+
+    yield open_
