@@ -256,8 +256,29 @@ class _Search:
 
     # Phase 1 -----------------------------------------------------------------------------
 
-    def _phase1(self, st: State) -> list[tuple[int, int, int, int, int, int]]:
-        """Every legal Phase 1 action with its result (action, B, O, E, hand, lock)."""
+    def _min_unloads(self, st: State) -> int:
+        """The fewest unloads that could still meet the goal (B3's gains, at least 1)."""
+        kind, need = self.kind, st[6]
+        if kind == "unload":
+            return 1
+        if kind == "appcons":
+            return need
+        done = st[5]
+        gains = sorted((SHAPE_VALUES[i] + (0 if done >> i & 1 else GOLD) for i in range(7)),
+                       reverse=True)
+        total, u = 0, 0
+        while total < need:
+            total += gains[u] if u < len(gains) else 6
+            u += 1
+        return u
+
+    def _phase1(self, st: State, adding_only: bool = False
+                ) -> list[tuple[int, int, int, int, int, int]]:
+        """Every legal Phase 1 action with its result (action, B, O, E, hand, lock).
+
+        ``adding_only``: only the actions that add a Blue core (drops, Re-Routing); the
+        caller knows by B1 that no other action can lead to a solution.
+        """
         t = self.t
         n, s = t.n, t.s
         b, o, e, hand, lock = st[0], st[1], st[2], st[3], st[4]
@@ -278,6 +299,8 @@ class _Search:
             for c in bits(o):
                 bit = 1 << c
                 out.append((REROUTE + c, b | bit, o & ~bit, e, h2, lock))
+        if adding_only:
+            return out
         if hand & LOCKDOWN:
             h2 = hand & ~LOCKDOWN
             for k in range(2 * n):
@@ -342,8 +365,12 @@ class _Search:
             return None
         t = self.t
         b = st[0]
+        cores = b.bit_count()
+        if cores < 3:
+            return None
         already = _hit(t, b, shapes)
-        for act, nb, *_ in self._phase1(st):
+        # B1 for this turn: with fewer than four cores only a turn that adds one can unload.
+        for act, nb, *_ in self._phase1(st, adding_only=cores < 4):
             # B4: if Blue's cores after Phase 1 are a subset of those before, any AppCon
             # among them was there before; with none before there is none now.
             if not already and not nb & ~b:
@@ -357,7 +384,9 @@ class _Search:
         kind = self.kind
         done, need = st[5], st[6]
         g = self.g
-        for act, nb, no, ne, hand, lock in self._phase1(st):
+        # B1 for the children: one that adds no Blue core has at most b cores and r-1 turns.
+        adding_only = st[0].bit_count() + r - 1 < 4 * self._min_unloads(st)
+        for act, nb, no, ne, hand, lock in self._phase1(st, adding_only):
             if kind == "unload":
                 m = _hit(self.t, nb, 1 << self.goal.shape)
                 if m:

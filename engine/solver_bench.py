@@ -42,7 +42,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hand", type=int, default=31, help="Blue's hand as a bit mask (31: all)")
     args = ap.parse_args()
-    times, slow, solvable = [], ("", 0.0), 0
+    times, slow, solvable, hard = [], ("", 0.0), 0, []
     fewest: dict[object, int] = {}
     for text in cases(args.size, args.turns, args.count, args.seed, args.hand):
         began = time.perf_counter()
@@ -51,6 +51,8 @@ def main() -> None:
         times.append(took)
         solvable += sol.solvable
         fewest[sol.fewest] = fewest.get(sol.fewest, 0) + 1
+        if sol.fewest == args.turns:
+            hard.append(took)
         if took > slow[1]:
             slow = (text, took)
     times.sort()
@@ -58,6 +60,10 @@ def main() -> None:
     print(f"{args.size}x{args.size} turns={args.turns} hand={args.hand} n={len(times)} "
           f"solvable={solvable} median={statistics.median(times):.3f}s p90={p90:.3f}s "
           f"max={times[-1]:.3f}s fewest={sorted(fewest.items(), key=str)}")
+    if hard:
+        hard.sort()
+        print(f"  of which {len(hard)} need exactly {args.turns} turns: "
+              f"median={statistics.median(hard):.3f}s max={hard[-1]:.3f}s")
     print("slowest:", slow[0].replace("\n", " "))
 
 
