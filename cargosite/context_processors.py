@@ -7,7 +7,7 @@ NAV_ITEMS = [
     ("Play", "games:index"),
     ("Puzzles", "puzzles:index"),
     ("Rankings", "rankings:index"),
-    ("How to play", "how_to_play"),
+    ("How to play", "howto"),
 ]
 USER_NAV_ITEMS = [
     ("Profile", "accounts:profile"),

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import views
+from . import howto, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -9,5 +9,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("how-to-play", howto.how_to_play, name="howto"),
     path("admin/", admin.site.urls),
 ]

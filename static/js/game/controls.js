@@ -1,0 +1,250 @@
+// Making a turn: offers exactly state.legal and state.options, grouped by the token's first
+// character (notation, not rules). Calls onSend(token) with the whole turn token.
+import { el, splitCells } from "./board.js";
+import { CARD_NAMES, corridorWords } from "./panels.js";
+
+const CARD_ORDER = "SLPDR";
+
+export class TurnControls {
+  constructor(panel, bay, { onSend, onMessage }) {
+    this.panel = panel;
+    this.bay = bay;
+    this.onSend = onSend;
+    this.onMessage = onMessage;
+    this.state = null;
+    this.active = false;
+  }
+
+  /** Offer a turn from this state (or nothing, if it isn't ours to play). */
+  update(state, you) {
+    this.state = state;
+    this.you = you;
+    this.active = Boolean(you) && !state.over && state.to_move === you && state.legal?.length > 0;
+    this.legal = new Set(state.legal || []);
+    this.showChoices();
+  }
+
+  /** Stop offering (while a turn is being sent or animated). */
+  freeze(text) {
+    this.active = false;
+    this.bay.clearTargets();
+    this.panel.replaceChildren(el("h2", "", "Your turn"), el("p", "", text));
+  }
+
+  drawBoard() {
+    this.bay.render(this.state.rows, this.state.lock);
+  }
+
+  heading(text) {
+    this.panel.replaceChildren(el("h2", "", text));
+  }
+
+  showChoices() {
+    const state = this.state;
+    this.bay.clearTargets();
+    if (!this.active) {
+      this.panel.hidden = true;
+      return;
+    }
+    this.panel.hidden = false;
+    this.heading("Your turn");
+    const drops = [...this.legal].filter((t) => /^[a-h]$/.test(t));
+    this.bay.offerColumns(drops, (column) => this.choose(column));
+    this.panel.append(
+      el("p", "", drops.length
+        ? "Click a column (or Tab to it and press Enter) to drop a module, or play a card:"
+        : "No column is open to you: play a card."),
+    );
+    const cards = el("div", "card-buttons");
+    cards.setAttribute("role", "group");
+    cards.setAttribute("aria-label", "Your cards");
+    for (const card of CARD_ORDER) {
+      if (!state.cards?.[this.you]?.includes(card)) continue;
+      const tokens = [...this.legal].filter((t) => t[0] === card);
+      const button = el("button", "btn", CARD_NAMES[card]);
+      button.type = "button";
+      button.dataset.card = card;
+      button.disabled = tokens.length === 0;
+      if (!tokens.length) button.title = "Not playable now";
+      button.addEventListener("click", () => this.openCard(card, tokens));
+      cards.append(button);
+    }
+    this.panel.append(cards);
+    if (this.legal.has("-")) {
+      const pass = el("button", "btn primary", "Pass");
+      pass.type = "button";
+      pass.dataset.token = "-";
+      pass.addEventListener("click", () => this.choose("-"));
+      this.panel.append(el("p", "", "You have no legal action: you must pass (you may still unload)."), pass);
+    }
+  }
+
+  backButton(text = "Back") {
+    const back = el("button", "btn small", text);
+    back.type = "button";
+    back.addEventListener("click", () => {
+      this.drawBoard();
+      this.showChoices();
+    });
+    return back;
+  }
+
+  openCard(card, tokens) {
+    this.bay.clearTargets();
+    this.heading(CARD_NAMES[card]);
+    if (card === "S") {
+      const group = el("div", "choice-buttons");
+      for (const [token, label] of [["S<", "⟲ Rotate left"], ["S>", "⟳ Rotate right"]]) {
+        if (!this.legal.has(token)) continue;
+        group.append(this.tokenButton(token, label));
+      }
+      this.panel.append(el("p", "", "Turn the whole bay a quarter turn; everything settles and any MagLock is released."), group);
+    } else if (card === "L" || card === "P") {
+      this.panel.append(
+        el("p", "", card === "L"
+          ? "Choose a corridor to MagLock (choosing the locked one releases it):"
+          : "Choose a corridor to purge; its modules are removed and the rest settle:"),
+      );
+      const columns = tokens.filter((t) => /^[LP][a-h]$/.test(t)).sort();
+      const rows = tokens.filter((t) => /^[LP][1-8]$/.test(t)).sort();
+      for (const [label, list] of [["Columns", columns], ["Rows", rows]]) {
+        if (!list.length) continue;
+        const group = el("div", "choice-buttons");
+        group.setAttribute("role", "group");
+        group.setAttribute("aria-label", label);
+        group.append(el("span", "", `${label}:`));
+        for (const token of list) {
+          const corridor = token.slice(1);
+          const release = card === "L" && corridor === this.state.lock;
+          const button = this.tokenButton(token, release ? `${corridor} (release)` : corridor);
+          button.setAttribute("aria-label", `${CARD_NAMES[card]}: ${release ? "release " : ""}${corridorWords(corridor)}`);
+          const show = () => this.bay.previewCorridor(corridor, card === "P" ? "purge" : "");
+          button.addEventListener("mouseenter", show);
+          button.addEventListener("focus", show);
+          button.addEventListener("mouseleave", () => this.bay.previewCorridor(null));
+          group.append(button);
+        }
+        this.panel.append(group);
+      }
+    } else if (card === "D") {
+      this.pickDamage(tokens, null);
+      return;
+    } else if (card === "R") {
+      const cells = tokens.map((t) => t.slice(1));
+      this.panel.append(el("p", "", "Click one of your opponent's cores on the bay to make it yours:"));
+      const group = el("div", "choice-buttons");
+      for (const cell of cells.sort()) group.append(this.tokenButton(`R${cell}`, cell));
+      this.panel.append(group);
+      this.bay.offerCells(cells, (cell) => this.choose(`R${cell}`), null);
+    }
+    this.panel.append(this.backButton());
+  }
+
+  pickDamage(tokens, first) {
+    this.bay.clearTargets();
+    this.heading(CARD_NAMES.D);
+    const pairs = tokens.map((t) => splitCells(t.slice(1)));
+    let offered;
+    if (!first) {
+      offered = [...new Set(pairs.flat())];
+      this.panel.append(el("p", "", "Click the first of two side-by-side modules to destroy:"));
+    } else {
+      offered = [first];
+      for (const [a, b] of pairs) {
+        if (a === first) offered.push(b);
+        if (b === first) offered.push(a);
+      }
+      this.panel.append(el("p", "", `First: ${first}. Now click the module next to it (or ${first} again to undo):`));
+    }
+    this.bay.offerCells(offered, (cell) => {
+      if (!first) return this.pickDamage(tokens, cell);
+      if (cell === first) return this.pickDamage(tokens, null);
+      const token = tokens.find((t) => {
+        const [a, b] = splitCells(t.slice(1));
+        return (a === first && b === cell) || (b === first && a === cell);
+      });
+      if (token) this.choose(token);
+    }, null);
+    if (first) this.bay.mark("is-picked", new Set([first]));
+    this.panel.append(this.backButton());
+  }
+
+  tokenButton(token, label) {
+    const button = el("button", "btn", label);
+    button.type = "button";
+    button.dataset.token = token;
+    button.addEventListener("click", () => this.choose(token));
+    return button;
+  }
+
+  /** A Phase 1 token was chosen: send it, or first offer the unloads it makes possible. */
+  choose(token) {
+    if (!this.active || !this.legal.has(token)) return;
+    const option = this.state.options?.[token];
+    if (!option) {
+      this.send(token);
+      return;
+    }
+    this.offerUnload(token, option, new Set());
+  }
+
+  offerUnload(token, option, picked) {
+    this.bay.clearTargets();
+    this.bay.render(option.rows, option.lock);
+    this.heading("Unload an AppCon?");
+    this.panel.append(
+      el("p", "", `After ${token} the bay looks like this. Pick four cores to unload (click them on the bay, or choose below), or end your turn without unloading.`),
+    );
+    const unloads = option.unloads.map(([cells, shape, value]) => ({ cells, shape, value, set: new Set(splitCells(cells)) }));
+    const chosen = unloads.find((u) => u.set.size === picked.size && [...u.set].every((c) => picked.has(c)));
+    const list = el("ul", "unload-list");
+    list.setAttribute("aria-label", "AppCons you can unload");
+    for (const u of unloads) {
+      const item = el("li", "");
+      const button = el("button", "btn", "");
+      button.type = "button";
+      button.dataset.unload = u.cells;
+      button.append(el("strong", "", u.shape), ` +${u.value}`, el("span", "tok", splitCells(u.cells).join(" ")));
+      button.setAttribute("aria-pressed", String(u === chosen));
+      button.setAttribute("aria-label", `${u.shape} for ${u.value} points: ${splitCells(u.cells).join(", ")}`);
+      const hint = () => this.bay.mark("is-hinted", u.set);
+      button.addEventListener("mouseenter", hint);
+      button.addEventListener("focus", hint);
+      button.addEventListener("mouseleave", () => this.bay.mark("is-hinted", new Set()));
+      button.addEventListener("click", () => this.offerUnload(token, option, new Set(u.set)));
+      item.append(button);
+      list.append(item);
+    }
+    this.panel.append(list);
+    const cells = [...new Set(unloads.flatMap((u) => [...u.set]))];
+    this.bay.offerCells(cells, (cell) => {
+      const next = new Set(picked);
+      if (next.has(cell)) next.delete(cell);
+      else if (next.size < 4) next.add(cell);
+      this.offerUnload(token, option, next);
+    }, null);
+    this.bay.mark("is-picked", picked);
+    const actions = el("div", "choice-buttons");
+    const unload = el("button", "btn primary", chosen ? `Unload ${chosen.shape} (+${chosen.value})` : "Unload");
+    unload.type = "button";
+    unload.dataset.action = "unload";
+    unload.disabled = !chosen;
+    if (!chosen && picked.size) {
+      this.panel.append(el("p", "", picked.size < 4 ? `${picked.size} of 4 cores picked.` : "Those four cores are not one of the AppCons listed."));
+    }
+    unload.addEventListener("click", () => chosen && this.send(`${token}+${chosen.cells}`));
+    const skip = el("button", "btn", "End turn without unloading");
+    skip.type = "button";
+    skip.dataset.action = "skip";
+    skip.addEventListener("click", () => this.send(token));
+    actions.append(unload, skip, this.backButton("Back"));
+    this.panel.append(actions);
+    (chosen ? unload : null)?.focus();
+  }
+
+  send(token) {
+    if (!this.active) return;
+    this.freeze(`Sending ${token}…`);
+    this.onSend(token);
+  }
+}

@@ -1,0 +1,216 @@
+// Players (points, unused cards, shelves), the turn list, the Final Audit and the words
+// announced for each turn. Presentation only: every number comes from the state or events.
+import { el, splitCells } from "./board.js";
+
+export const CARD_NAMES = {
+  S: "Station Rotation 90°",
+  L: "Corridor Lockdown",
+  P: "Corridor Purge",
+  D: "Cargo Damage",
+  R: "Re-Routing Order",
+};
+const CARD_ORDER = "SLPDR";
+const SHAPES = "OTJLSZI";
+const SIDES = ["blue", "orange"];
+const CHIT_WORD = { gold: "Gold chit", steel: "Steel chit", rust: "Rust chit (not completed yet)" };
+
+export const sideName = (side) => (side === "blue" ? "Blue" : "Orange");
+
+export function playerName(state, side) {
+  return state.players?.[side]?.name || sideName(side);
+}
+
+export function corridorWords(corridor) {
+  return /[a-h]/.test(corridor) ? `column ${corridor}` : `row ${corridor}`;
+}
+
+export function renderPlayers(container, state, you) {
+  container.replaceChildren();
+  for (const side of SIDES) {
+    const player = state.players?.[side] || {};
+    const panel = el("section", `panel player ${side}`);
+    panel.dataset.side = side;
+    const toMove = !state.over && state.to_move === side;
+    panel.classList.toggle("is-to-move", toMove);
+    panel.setAttribute("aria-label", `${sideName(side)} player`);
+    const top = el("div", "player-top");
+    top.append(el("span", `can ${side}`));
+    const name = el("span", "player-name", playerName(state, side));
+    const extra = [];
+    if (player.rating) extra.push(String(player.rating));
+    if (you === side) extra.push("you");
+    if (extra.length) name.append(" ", el("small", "", `(${extra.join(", ")})`));
+    top.append(name);
+    if (toMove) top.append(el("span", "to-move-badge", "to move"));
+    const points = el("span", "player-points", String(state.points?.[side] ?? 0));
+    points.dataset.points = side;
+    points.append(el("small", "", " pts"));
+    top.append(points);
+    panel.append(top);
+
+    const hand = el("ul", "hand");
+    hand.setAttribute("aria-label", `${sideName(side)}'s cards`);
+    const unused = new Set(state.cards?.[side] || []);
+    for (const card of CARD_ORDER) {
+      const item = el("li", unused.has(card) ? "" : "is-spent", CARD_NAMES[card]);
+      item.dataset.card = card;
+      if (!unused.has(card)) item.setAttribute("aria-label", `${CARD_NAMES[card]} (played)`);
+      hand.append(item);
+    }
+    panel.append(hand);
+
+    const shelf = el("ul", "shelf");
+    shelf.setAttribute("aria-label", `${sideName(side)}'s shelf`);
+    const chits = state.shelves?.[side] || {};
+    for (const shape of SHAPES) {
+      const chit = chits[shape] || "rust";
+      const item = el("li", chit, shape);
+      item.dataset.shape = shape;
+      item.dataset.chit = chit;
+      item.title = `${shape}: ${CHIT_WORD[chit]}`;
+      item.setAttribute("aria-label", `${shape}: ${CHIT_WORD[chit]}`);
+      shelf.append(item);
+    }
+    panel.append(shelf);
+    container.append(panel);
+  }
+  const legend = el("p", "shelf-legend");
+  legend.innerHTML =
+    'Shelf: <span class="chit gold">Gold</span> first to complete (+2) · ' +
+    '<span class="chit steel">Steel</span> second · ' +
+    '<span class="chit rust">Rust</span> not yet (−2 at the Final Audit)';
+  container.append(legend);
+}
+
+/** The turn list in notation: numbered pairs, Blue then Orange. */
+export function renderTurnList(list, turns, { sides, current, onPick } = {}) {
+  list.replaceChildren();
+  turns.forEach((token, i) => {
+    const side = sides?.[i] || (i % 2 === 0 ? "blue" : "orange");
+    if (side === "blue" || i === 0) {
+      list.append(el("span", "num", `${Math.floor(i / 2) + 1}.`));
+      if (side === "orange") list.append(el("span", ""));
+    }
+    const item = onPick ? el("button", `tok ${side}`, token) : el("span", `tok ${side}`, token);
+    item.dataset.ply = String(i);
+    if (onPick) {
+      item.type = "button";
+      item.addEventListener("click", () => onPick(i + 1));
+      item.setAttribute("aria-label", `Turn ${i + 1}, ${sideName(side)}: ${token}`);
+    }
+    const isCurrent = current === undefined ? i === turns.length - 1 : i === current - 1;
+    if (isCurrent) {
+      item.classList.add("is-last");
+      if (onPick) item.setAttribute("aria-current", "step");
+    }
+    list.append(item);
+  });
+  if (!turns.length) {
+    const empty = el("span", "num", "—");
+    list.append(empty, el("span", "", "No turns yet"));
+  }
+  list.querySelector(".is-last")?.scrollIntoView?.({ block: "nearest" });
+}
+
+const DECIDED = {
+  score: "decided on score",
+  gold: "scores tied: more Gold chits decided it",
+  rust: "scores and Gold chits tied: fewer Rust penalties decided it",
+  orange: "tied on score, Gold and Rust: Orange, who moved second, wins the final tiebreak",
+  draw: "a draw (scores and Gold chits tied, rules before 0.92)",
+};
+
+export function renderAudit(container, state) {
+  container.replaceChildren();
+  const audit = state.audit;
+  if (!state.over) {
+    container.hidden = true;
+    return;
+  }
+  container.hidden = false;
+  container.append(el("h2", "", "Final Audit"));
+  const winner = audit?.winner ?? state.result?.winner ?? null;
+  let verdict = winner ? `${playerName(state, winner)} (${sideName(winner)}) wins` : "Draw";
+  if (state.resigned) verdict += ` — ${sideName(state.resigned)} resigned`;
+  container.append(el("p", "verdict", verdict));
+  if (!audit) return;
+  if (!state.resigned && DECIDED[audit.decided_by]) {
+    container.append(el("p", "decided", `Tiebreak: ${DECIDED[audit.decided_by]}.`));
+  } else if (state.resigned) {
+    container.append(el("p", "decided", "Scores as if the Final Audit ran at the resignation."));
+  }
+  const table = el("table", "");
+  const head = el("tr", "");
+  head.append(el("th", "", ""), el("th", "", sideName("blue")), el("th", "", sideName("orange")));
+  const thead = el("thead", "");
+  thead.append(head);
+  const body = el("tbody", "");
+  const rows = [
+    ["Points", (s) => String(s.points)],
+    ["Rust chits", (s) => String(s.rust)],
+    ["Rust penalty", (s) => (s.penalty ? `−${Math.abs(s.penalty)}` : "0")],
+    ["Gold chits", (s) => String(s.gold)],
+    ["Final score", (s) => String(s.final)],
+  ];
+  for (const [label, value] of rows) {
+    const tr = el("tr", label === "Final score" ? "final" : "");
+    tr.append(el("th", "", label));
+    for (const side of SIDES) {
+      const td = el("td", "", value(audit[side]));
+      td.dataset.side = side;
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  table.append(thead, body);
+  container.append(table);
+}
+
+/** One sentence about a turn, for the aria-live region and the message line. */
+export function describeTurn(side, token, events) {
+  const who = sideName(side);
+  const parts = [];
+  for (const event of events || []) {
+    switch (event.type) {
+      case "drop":
+        parts.push(`${who} dropped into column ${event.cell[0]} (${event.cell})`);
+        break;
+      case "rotate":
+        parts.push(`${who} rotated the bay ${event.direction}`);
+        break;
+      case "lockdown":
+        parts.push(
+          event.locked
+            ? `${who} MagLocked ${corridorWords(event.locked)}`
+            : `${who} released the MagLock on ${corridorWords(event.corridor)}`,
+        );
+        break;
+      case "purge":
+        parts.push(`${who} purged ${corridorWords(event.corridor)}`);
+        break;
+      case "damage":
+        parts.push(`${who} damaged ${event.cells.join(" and ")}`);
+        break;
+      case "reroute":
+        parts.push(`${who} re-routed the core at ${event.cell}`);
+        break;
+      case "pass":
+        parts.push(`${who} passed`);
+        break;
+      case "unload": {
+        const chit = event.chit ? ` and the ${event.chit === "gold" ? "Gold" : "Steel"} chit` : "";
+        parts.push(
+          `unloaded an ${event.shape} (${splitCells(event.cells).join(" ")}) for ${event.value}${chit}`,
+        );
+        break;
+      }
+      case "over":
+        parts.push("the shift is over");
+        break;
+      default:
+        break;
+    }
+  }
+  if (!parts.length) return `${who} played ${token}`;
+  return `${parts.join(", ")}.`.replace(/^./, (c) => c.toUpperCase());
+}

@@ -1,0 +1,274 @@
+// The live transport of docs/live-protocol.md: one WebSocket to the game, with acks by
+// ply, duplicate and gap handling, automatic reconnects, and an HTTP fallback (POST turns,
+// poll events every 2 s) when the socket cannot connect.
+//
+// It tracks the ply the page has accepted and hands the page only frames in order:
+//   onTurn(frame)      a `turn` frame for exactly the next ply (also the ack of ours)
+//   onResigned(frame)  a `resigned` frame
+//   onState(state)     a snapshot at least as new as what the page has
+//   onError(frame)     an `error` frame (or a transport failure, code "network")
+//   onRematch(frame)   a `rematch` frame (an offer, or the new game)
+//   onDuplicate(frame) a `turn` frame for a ply already applied (used for the last-turn marks)
+//   onStatus(status)   "connecting" | "live" | "reconnecting" | "polling" | "offline"
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 10_000;
+const POLL_MS = 2_000;
+const PING_MS = 25_000;
+const OPEN_TIMEOUT_MS = 5_000;
+const FAILURES_BEFORE_POLLING = 2;
+
+export function backoffDelay(attempt) {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2)); // jitter: 50–100 %
+}
+
+export class GameSocket {
+  constructor(config, handlers) {
+    this.config = config; // {wsPath, turnUrl, resignUrl, eventsUrl, csrfToken}
+    this.h = handlers;
+    this.ply = config.ply;
+    this.over = Boolean(config.over);
+    this.pending = null; // {ply, token} sent and not yet acknowledged
+    this.ws = null;
+    this.attempt = 0;
+    this.failures = 0;
+    this.everOpened = false;
+    this.polling = false;
+    this.syncing = false;
+    this.firstSync = true;
+    this.stopped = false;
+    this.status = "connecting";
+  }
+
+  start() {
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.pollTimer);
+    clearInterval(this.pingTimer);
+    this.ws?.close();
+  }
+
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.h.onStatus?.(status);
+  }
+
+  // ---- WebSocket --------------------------------------------------------------------
+
+  wsUrl() {
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${window.location.host}${this.config.wsPath}`;
+  }
+
+  connect() {
+    if (this.stopped || !("WebSocket" in window) || !this.config.wsPath) {
+      this.startPolling();
+      return;
+    }
+    if (!this.polling) this.setStatus(this.everOpened ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.wsUrl());
+    } catch {
+      this.onSocketFailed();
+      return;
+    }
+    this.ws = ws;
+    let opened = false;
+    const openTimer = setTimeout(() => {
+      if (!opened) ws.close();
+    }, OPEN_TIMEOUT_MS);
+    ws.addEventListener("open", () => {
+      opened = true;
+      clearTimeout(openTimer);
+      this.everOpened = true;
+      this.attempt = 0;
+      this.failures = 0;
+      this.stopPolling();
+      this.setStatus("live");
+      this.sync(this.firstSync ? Math.max(0, this.ply - 1) : this.ply);
+      this.firstSync = false;
+      if (this.pending) this.sendFrame({ type: "turn", ...this.pending });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.sendFrame({ type: "ping" }), PING_MS);
+    });
+    ws.addEventListener("message", (message) => {
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      this.handleFrame(frame);
+    });
+    ws.addEventListener("close", () => {
+      clearTimeout(openTimer);
+      clearInterval(this.pingTimer);
+      if (this.ws === ws) this.ws = null;
+      this.syncing = false;
+      if (!opened) this.failures += 1;
+      this.onSocketFailed();
+    });
+  }
+
+  onSocketFailed() {
+    if (this.stopped) return;
+    // Never connected, or repeatedly failing to reconnect: play over HTTP meanwhile.
+    if (this.failures >= (this.everOpened ? FAILURES_BEFORE_POLLING : 1)) {
+      this.startPolling();
+    } else if (!this.polling) {
+      this.setStatus(this.everOpened ? "reconnecting" : "connecting");
+    }
+    const delay = backoffDelay(this.attempt);
+    this.attempt += 1;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  isOpen() {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  sendFrame(frame) {
+    if (!this.isOpen()) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  sync(after) {
+    if (this.polling && !this.isOpen()) {
+      this.poll(after);
+      return;
+    }
+    if (this.syncing) return;
+    this.syncing = true;
+    this.sendFrame({ type: "sync", after });
+  }
+
+  // ---- frames -------------------------------------------------------------------------
+
+  handleFrame(frame) {
+    switch (frame?.type) {
+      case "turn": {
+        if (frame.ply < this.ply) {
+          this.h.onDuplicate?.(frame);
+          return;
+        }
+        if (frame.ply > this.ply) {
+          this.sync(this.ply); // a gap: catch up
+          return;
+        }
+        this.ply = frame.ply + 1;
+        if (this.pending && this.pending.ply === frame.ply) this.pending = null;
+        if (frame.state?.over) this.over = true;
+        this.h.onTurn?.(frame);
+        return;
+      }
+      case "resigned":
+        if (this.over) return; // already shown
+        this.pending = null;
+        this.over = true;
+        this.h.onResigned?.(frame);
+        return;
+      case "state": {
+        this.syncing = false;
+        const state = frame.state;
+        if (!state || state.ply < this.ply) return;
+        if (state.ply > this.ply) this.pending = null;
+        this.ply = state.ply;
+        this.over = Boolean(state.over);
+        this.h.onState?.(state);
+        return;
+      }
+      case "rematch":
+        this.h.onRematch?.(frame);
+        return;
+      case "error":
+        if (this.pending) this.pending = null;
+        this.h.onError?.(frame);
+        return;
+      default:
+        return; // pong and anything unknown
+    }
+  }
+
+  // ---- sending --------------------------------------------------------------------------
+
+  sendTurn(ply, token) {
+    this.pending = { ply, token };
+    if (this.sendFrame({ type: "turn", ply, token })) return;
+    this.post(this.config.turnUrl, { ply: String(ply), token });
+  }
+
+  resign() {
+    if (this.sendFrame({ type: "resign", ply: this.ply })) return;
+    this.post(this.config.resignUrl, { ply: String(this.ply) });
+  }
+
+  async post(url, fields) {
+    const body = new URLSearchParams(fields);
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        body,
+        credentials: "same-origin",
+        headers: { "X-CSRFToken": this.config.csrfToken, Accept: "application/json" },
+      });
+      let frame = null;
+      try {
+        frame = await response.json();
+      } catch {
+        frame = null;
+      }
+      if (frame?.type) {
+        this.handleFrame(frame);
+        if (frame.type === "error" && frame.code === "stale_ply") this.poll(this.ply);
+      } else if (!response.ok) {
+        this.handleFrame({ type: "error", code: "http", message: `The server refused that (${response.status}).` });
+      }
+    } catch {
+      this.handleFrame({ type: "error", code: "network", message: "Could not reach the server; try again." });
+    }
+  }
+
+  // ---- polling fallback --------------------------------------------------------------
+
+  startPolling() {
+    if (this.stopped) return;
+    if (!this.polling) {
+      this.polling = true;
+      this.poll(this.firstSync ? Math.max(0, this.ply - 1) : this.ply);
+      this.firstSync = false;
+      this.pollTimer = setInterval(() => this.poll(this.ply), POLL_MS);
+    }
+    this.setStatus("polling");
+  }
+
+  stopPolling() {
+    if (!this.polling) return;
+    this.polling = false;
+    clearInterval(this.pollTimer);
+  }
+
+  async poll(after) {
+    if (!this.config.eventsUrl) return;
+    const url = new URL(this.config.eventsUrl, window.location.href);
+    url.searchParams.set("after", String(after));
+    try {
+      const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(String(response.status));
+      const data = await response.json();
+      for (const frame of data.turns || []) this.handleFrame({ type: "turn", ...frame });
+      if (data.state) this.handleFrame({ type: "state", state: data.state });
+      if (this.polling) this.setStatus("polling");
+    } catch {
+      if (this.polling) this.setStatus("offline");
+    }
+  }
+}
