@@ -167,7 +167,7 @@ def _parse_shelf(text: str, who: str) -> tuple[int, int]:
     last = -1
     for ch in text:
         i = SHAPE_ORDER.find(ch.upper())
-        if i < 0 or not ch.isalpha():
+        if i < 0 or ch not in SHAPE_ORDER + SHAPE_ORDER.lower():
             raise EngineError(f"malformed position: {who}'s shapes {text!r} have an unknown "
                               f"shape {ch!r} (shapes are O T J L S Z I)")
         if i <= last:
@@ -224,7 +224,7 @@ class TurnToken:
 
 def parse_token(token: str) -> TurnToken:
     """Read a turn token's syntax (not its legality)."""
-    m = _TOKEN.match(token)
+    m = _TOKEN.fullmatch(token)
     if not m:
         raise EngineError(f"unknown token {token!r}")
     unload = m.group("unload")
