@@ -30,3 +30,11 @@ async def receive_type(comm, kind: str, timeout: float = 5):
         frame = await comm.receive_json_from(timeout=timeout)
         if frame["type"] == kind:
             return frame
+
+
+async def drain(comm, quiet: float = 0.5) -> list[dict]:
+    """Every frame that arrives until the socket has been quiet for `quiet` seconds."""
+    frames = []
+    while not await comm.receive_nothing(timeout=quiet):
+        frames.append(await comm.receive_json_from())
+    return frames
