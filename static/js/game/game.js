@@ -58,7 +58,7 @@ function start() {
     const line = $("[data-status-line]");
     line.replaceChildren();
     if (state.over) {
-      const winner = state.audit?.winner ?? state.result?.winner;
+      const winner = state.result ? state.result.winner : state.audit?.winner;
       line.textContent = winner
         ? `Shift over: ${playerName(state, winner)} (${sideName(winner)}) wins`
         : "Shift over: draw";

@@ -120,6 +120,8 @@ const DECIDED = {
   draw: "a draw (scores and Gold chits tied, rules before 0.92)",
 };
 
+const signed = (n) => (n < 0 ? `−${-n}` : String(n));
+
 export function renderAudit(container, state) {
   container.replaceChildren();
   const audit = state.audit;
@@ -129,7 +131,8 @@ export function renderAudit(container, state) {
   }
   container.hidden = false;
   container.append(el("h2", "", "Final Audit"));
-  const winner = audit?.winner ?? state.result?.winner ?? null;
+  // A resignation decides the winner whatever the audit says: `result` has it.
+  const winner = state.result ? state.result.winner : audit?.winner ?? null;
   let verdict = winner ? `${playerName(state, winner)} (${sideName(winner)}) wins` : "Draw";
   if (state.resigned) verdict += ` — ${sideName(state.resigned)} resigned`;
   container.append(el("p", "verdict", verdict));
@@ -146,11 +149,11 @@ export function renderAudit(container, state) {
   thead.append(head);
   const body = el("tbody", "");
   const rows = [
-    ["Points", (s) => String(s.points)],
+    ["Points", (s) => signed(s.points)],
     ["Rust chits", (s) => String(s.rust)],
     ["Rust penalty", (s) => (s.penalty ? `−${Math.abs(s.penalty)}` : "0")],
     ["Gold chits", (s) => String(s.gold)],
-    ["Final score", (s) => String(s.final)],
+    ["Final score", (s) => signed(s.final)],
   ];
   for (const [label, value] of rows) {
     const tr = el("tr", label === "Final score" ? "final" : "");
