@@ -209,8 +209,8 @@ def start_position(n: int = 8, rules: str = "0.92") -> Position:
 
 _CELL = r"[a-z][0-9]"
 _TOKEN = re.compile(
-    r"(?P<phase1>[a-z]|S[<>]|[LP][a-z0-9]|D(?:%s){1,2}|R%s|-)(?:\+(?P<unload>(?:%s){4}))?$"
-    % (_CELL, _CELL, _CELL)
+    rf"(?P<phase1>[a-z]|S[<>]|[LP][a-z0-9]|D(?:{_CELL}){{1,2}}|R{_CELL}|-)"
+    rf"(?:\+(?P<unload>(?:{_CELL}){{4}}))?$"
 )
 
 
