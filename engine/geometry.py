@@ -76,9 +76,6 @@ class Geometry:
     appcons: list[AppConMask] = field(default_factory=list)
     appcons_by_cell: dict[int, list[AppConMask]] = field(default_factory=dict)
     appcons_by_anchor: dict[int, list[AppConMask]] = field(default_factory=dict)
-    #: cells (bits) whose right-hand neighbour is on the bay / whose upper neighbour is.
-    has_right: int = 0
-    has_up: int = 0
     #: per cell (indexed by bit), the mask of its orthogonal neighbours on the bay.
     neighbours: list[int] = field(default_factory=list)
 
@@ -100,8 +97,6 @@ class Geometry:
             around = 1 << cell + 1 | 1 << cell + s | (1 << cell - 1 if cell else 0)
             around |= 1 << cell - s if cell >= s else 0
             self.neighbours[cell] = around & self.full
-        self.has_right = self.full & ~self.column_masks[n - 1]
-        self.has_up = self.full & ~self.row_masks[n - 1]
         self._build_appcons()
 
     def _build_appcons(self) -> None:

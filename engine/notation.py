@@ -27,6 +27,7 @@ from engine.position import (
     ROTATE_RIGHT,
     RULES_VERSIONS,
     Position,
+    card_of,
 )
 
 _BOARD_CHARS = {".": None, "B": 0, "O": 1, "x": 2}
@@ -341,8 +342,6 @@ def _why_illegal(action: int, p: Position) -> str:
         if p.heights[action] >= p.n:
             return "that column is full"
         return "that column is MagLocked, or the module would come to rest in the locked row"
-    from engine.position import card_of
-
     card = card_of(action)
     if not p.cards[p.side] & card:
         return f"{side} does not hold that card (it is spent or was never held)"
