@@ -226,7 +226,7 @@ export class Bay {
     const lock = el("div", `maglock${box.row ? " is-row" : ""}`);
     Object.assign(lock.style, { left: box.left, top: box.top, width: box.width, height: box.height });
     const what = box.row ? `row ${corridor}` : `column ${corridor}`;
-    lock.append(el("span", "maglock-label", `🔒 MagLock ${corridor}`));
+    lock.append(el("span", "maglock-label", `MagLock ${corridor}`));
     lock.setAttribute("role", "img");
     lock.setAttribute("aria-label", `MagLock on ${what}`);
     this.overlays.append(lock);

@@ -104,6 +104,7 @@ function start() {
       box.append(text);
       return;
     } else {
+      text.textContent = "Play again, colours swapped?";
       button.textContent = "Offer a rematch";
     }
     button.addEventListener("click", offerRematch);

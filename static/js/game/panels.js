@@ -203,7 +203,7 @@ export function describeTurn(side, token, events) {
       case "unload": {
         const chit = event.chit ? ` and the ${event.chit === "gold" ? "Gold" : "Steel"} chit` : "";
         parts.push(
-          `unloaded an ${event.shape} (${splitCells(event.cells).join(" ")}) for ${event.value}${chit}`,
+          `unloaded ${"OISL".includes(event.shape) ? "an" : "a"} ${event.shape} (${splitCells(event.cells).join(" ")}) for ${event.value}${chit}`,
         );
         break;
       }

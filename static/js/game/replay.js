@@ -1,0 +1,75 @@
+// The replay viewer: step through a finished game's states, animating each turn forward.
+import { Bay, touchedBy } from "./board.js";
+import { describeTurn, renderAudit, renderPlayers, renderTurnList } from "./panels.js";
+
+function readJson(id) {
+  const node = document.getElementById(id);
+  let value = JSON.parse(node.textContent);
+  if (typeof value === "string") value = JSON.parse(value);
+  return value;
+}
+
+function start() {
+  const root = document.getElementById("replay");
+  if (!root) return;
+  const data = readJson("replay-data");
+  const states = data.states;
+  const turns = data.turns;
+  const last = states.length - 1;
+  const $ = (selector) => root.querySelector(selector);
+  const bay = new Bay($("[data-bay]"), states[0].size);
+  let at = last;
+  let busy = Promise.resolve();
+
+  function panels() {
+    const state = states[at];
+    renderPlayers($("[data-players]"), state, null);
+    renderTurnList($("[data-turns]"), turns.map((t) => t.token), {
+      sides: turns.map((t) => t.side),
+      current: at,
+      onPick: (k) => go(k),
+    });
+    renderAudit($("[data-audit]"), at === last ? state : { ...state, over: false });
+    $("[data-ply]").textContent = `Turn ${at} of ${last}`;
+    $("[data-first]").disabled = $("[data-prev]").disabled = at === 0;
+    $("[data-next]").disabled = $("[data-last]").disabled = at === last;
+    const turn = turns[at - 1];
+    const text = turn ? `${at}. ${describeTurn(turn.side, turn.token, turn.events)}` : "The empty bay.";
+    $("[data-message]").textContent = text;
+    $("[data-announce]").textContent = text;
+  }
+
+  function go(k) {
+    k = Math.max(0, Math.min(last, k));
+    busy = busy.then(async () => {
+      if (k === at) return;
+      if (k === at + 1) {
+        const next = states[k];
+        await bay.playTurn(turns[at].events || [], next.rows, next.lock);
+      } else {
+        bay.render(states[k].rows, states[k].lock);
+        bay.setTouched(...Object.values(touchedBy(turns[k - 1]?.events)));
+      }
+      at = k;
+      panels();
+    }).catch((error) => console.error(error));
+  }
+
+  bay.render(states[at].rows, states[at].lock);
+  if (turns[at - 1]) bay.setTouched(...Object.values(touchedBy(turns[at - 1].events)));
+  panels();
+  $("[data-first]").addEventListener("click", () => go(0));
+  $("[data-prev]").addEventListener("click", () => go(at - 1));
+  $("[data-next]").addEventListener("click", () => go(at + 1));
+  $("[data-last]").addEventListener("click", () => go(last));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest?.("input, textarea, select")) return;
+    const target = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last }[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    go(target);
+  });
+  window.cargoReplay = { go, get at() { return at; } };
+}
+
+start();
