@@ -1,0 +1,37 @@
+"""The profile page /@/<username>: joined, rating, played/won/lost, recent games."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+
+
+@pytest.mark.django_db
+def test_it_shows_rating_record_and_recent_games(client):
+    User = get_user_model()
+    alice = User.objects.create_user("alice", "alice@example.com", "pw-cargo-123")
+    bob = User.objects.create_user("bob", "bob@example.com", "pw-cargo-123")
+    won = services.create_game(blue=alice, orange=bob, size=5)
+    services.resign(won.id, player=bob)
+    lost = services.create_game(blue=bob, orange=alice, size=6)
+    services.resign(lost.id, player=alice)
+    playing = services.create_game(blue=alice, orange=bob, size=7)
+
+    response = client.get("/@/alice")
+    assert response.status_code == 200
+    ctx = response.context
+    assert (ctx["played"], ctx["won"], ctx["lost"]) == (2, 1, 1)
+    assert ctx["rating"] == 1198  # +20 at K 40, then -22 (expected 0.557 against 1180)
+    assert [r["game"].id for r in ctx["recent"]] == [playing.id, lost.id, won.id]
+    html = response.content.decode()
+    for game in (won, lost, playing):
+        assert f'href="/g/{game.id}"' in html
+    assert alice.date_joined.strftime("%Y") in html
+
+
+@pytest.mark.django_db
+def test_an_unknown_player_is_404_and_profile_redirects_to_your_own(client):
+    assert client.get("/@/nobody").status_code == 404
+    user = get_user_model().objects.create_user("dora", "dora@example.com", "pw-cargo-123")
+    client.force_login(user)
+    assert client.get("/profile")["Location"] == "/@/dora"
