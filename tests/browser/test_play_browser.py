@@ -172,3 +172,34 @@ def test_two_players_play_live(two_browsers, live_url):
         expect(page.get_by_role("link", name="Go to the rematch")).to_be_visible()
 
     assert alice.errors == [] and bob.errors == []
+
+
+@pytest.fixture
+def game_id(players):
+    from games import services
+
+    return services.create_game(blue=players[0], orange=players[1], size=5).id
+
+
+def test_it_falls_back_to_http_when_websockets_are_blocked(game_id, two_browsers, live_url):
+    alice, bob = two_browsers
+    # Alice's network drops every WebSocket at once; Bob's works.
+    alice.context.route_web_socket(re.compile(r".*/ws/.*"), lambda ws: ws.close())
+    sign_in(alice, live_url, "alice@example.com")
+    sign_in(bob, live_url, "bob@example.com")
+    for page in (alice, bob):
+        page.goto(f"{live_url}/g/{game_id}")
+    expect(alice.locator("[data-connection]")).to_have_attribute("data-status", "polling")
+    expect(bob.locator("[data-connection]")).to_have_text("Live")
+
+    # Alice's turn goes by POST; Bob's page shows it live.
+    your_turn(alice)
+    drop(alice, "c")
+    expect(module(alice, "blue", "c1")).to_be_visible()
+    expect(module(bob, "blue", "c1")).to_be_visible()
+    # Bob's turn reaches Alice by polling (every 2 s).
+    your_turn(bob)
+    drop(bob, "d")
+    expect(module(alice, "orange", "d1")).to_be_visible()
+    your_turn(alice)
+    assert alice.errors == [] and bob.errors == []

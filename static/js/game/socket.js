@@ -81,17 +81,13 @@ export class GameSocket {
     }
     this.ws = ws;
     let opened = false;
+    let heard = false; // a socket that closes before any frame arrives counts as a failure
     const openTimer = setTimeout(() => {
       if (!opened) ws.close();
     }, OPEN_TIMEOUT_MS);
     ws.addEventListener("open", () => {
       opened = true;
       clearTimeout(openTimer);
-      this.everOpened = true;
-      this.attempt = 0;
-      this.failures = 0;
-      this.stopPolling();
-      this.setStatus("live");
       this.sync(this.firstSync ? Math.max(0, this.ply - 1) : this.ply);
       this.firstSync = false;
       if (this.pending) this.sendFrame({ type: "turn", ...this.pending });
@@ -99,6 +95,15 @@ export class GameSocket {
       this.pingTimer = setInterval(() => this.sendFrame({ type: "ping" }), PING_MS);
     });
     ws.addEventListener("message", (message) => {
+      if (!heard) {
+        // The first frame proves the link works: live from now on.
+        heard = true;
+        this.everOpened = true;
+        this.attempt = 0;
+        this.failures = 0;
+        this.stopPolling();
+        this.setStatus("live");
+      }
       let frame;
       try {
         frame = JSON.parse(message.data);
@@ -112,7 +117,7 @@ export class GameSocket {
       clearInterval(this.pingTimer);
       if (this.ws === ws) this.ws = null;
       this.syncing = false;
-      if (!opened) this.failures += 1;
+      if (!opened || !heard) this.failures += 1;
       this.onSocketFailed();
     });
   }
