@@ -78,8 +78,8 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "message": message, "ply": ply})
 
     async def frame_send(self, message):
-        """A frame a service broadcast to one of our groups."""
-        await self.send_json(message["frame"])
+        """A frame a service broadcast to one of our groups, already JSON text."""
+        await self.send(text_data=message["text"])
 
 
 class GameConsumer(FrameConsumer):

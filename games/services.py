@@ -11,6 +11,7 @@ later, for CargoBot (player = the bot's side, "blue" or "orange").
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from dataclasses import dataclass
@@ -70,10 +71,12 @@ def user_group(user_id: int) -> str:
 
 
 def send_to_group(group: str, frame: dict[str, Any]) -> None:
-    """Send one frame to a group now (callers use `send_on_commit`)."""
+    """Send one frame to a group now (callers use `send_on_commit`). The frame is encoded
+    once here, not once per receiving socket."""
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(group, {"type": "frame.send", "frame": frame})
+        text = json.dumps(frame, separators=(",", ":"))
+        async_to_sync(layer.group_send)(group, {"type": "frame.send", "text": text})
 
 
 def send_on_commit(group: str, frame: dict[str, Any]) -> None:

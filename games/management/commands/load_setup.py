@@ -1,0 +1,45 @@
+"""Players, sessions and games for scripts/load_live.py: `--games N` pairs of users
+(load-<i>-blue / load-<i>-orange, no usable password), a signed-in session for each, and
+one active game per pair. Prints JSON: [{"id", "blue", "orange"}] (session keys)."""
+
+import json
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.management.base import BaseCommand, CommandError
+
+from games import services
+
+
+class Command(BaseCommand):
+    help = "Create players, sessions and games for the live-play load script."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=200)
+        parser.add_argument("--size", type=int, default=8)
+        parser.add_argument("--force", action="store_true",
+                            help="run even when DEBUG is off (a load-test deployment)")
+
+    def handle(self, *args, games, size, force, **options):
+        if not settings.DEBUG and not force:
+            raise CommandError("load_setup makes throwaway users: DEBUG only, or --force")
+        User = get_user_model()
+        out = []
+        for i in range(games):
+            pair = {}
+            for side in ("blue", "orange"):
+                user, created = User.objects.get_or_create(username=f"load-{i}-{side}")
+                if created:
+                    user.set_unusable_password()
+                    user.save(update_fields=["password"])
+                session = SessionStore()
+                session[SESSION_KEY] = str(user.pk)
+                session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+                session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+                session.save()
+                pair[side] = (user, session.session_key)
+            game = services.create_game(blue=pair["blue"][0], orange=pair["orange"][0],
+                                        size=size, rated=False)
+            out.append({"id": game.id, "blue": pair["blue"][1], "orange": pair["orange"][1]})
+        self.stdout.write(json.dumps(out))
