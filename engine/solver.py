@@ -115,6 +115,13 @@ class _Tables:
     # per shape: list of (anchor mask, shifts) for each orientation
     patterns: list[list[tuple[int, tuple[int, ...]]]]
     row_cells: list[list[int]]
+    # Rotation lookups: a row as an n-bit number (bit x = column x) from the board shifted
+    # right by y and masked with row0; then the cells of a kind among the occupied ones,
+    # compacted from x = 0 up (left) or from x = n-1 down (right), keyed occupied << n | kind.
+    row0: int
+    gather: dict[int, int]
+    pack_left: dict[int, int]
+    pack_right: dict[int, int]
 
 
 @cache
@@ -137,8 +144,20 @@ def _tables(n: int) -> _Tables:
             pats.append((anchors, tuple(dx * s + dy for dx, dy in o)))
         patterns.append(pats)
     row_cells = [[g.cell(x, y) for x in range(n)] for y in range(n)]
+    row0 = sum(1 << (x * s) for x in range(n))
+    gather = {}
+    for v in range(1 << n):
+        gather[sum(1 << (x * s) for x in range(n) if v >> x & 1)] = v
+    pack_left, pack_right = {}, {}
+    for occ in range(1 << n):
+        xs = [x for x in range(n) if occ >> x & 1]
+        for sub in range(1 << len(xs)):
+            kind = sum(1 << x for i, x in enumerate(xs) if sub >> i & 1)
+            pack_left[occ << n | kind] = sub
+            pack_right[occ << n | kind] = sum(1 << i for i, x in enumerate(reversed(xs))
+                                              if kind >> x & 1)
     return _Tables(n, s, g.full, g.column_masks, (1 << n) - 1, above, below_row, above_row,
-                   patterns, row_cells)
+                   patterns, row_cells, row0, gather, pack_left, pack_right)
 
 
 def _hit(t: _Tables, blue: int, shapes: int) -> int:
@@ -171,29 +190,49 @@ def _remove(t: _Tables, boards: tuple[int, int, int], cells: list[int]) -> tuple
 
 
 def _rotate(t: _Tables, b: int, o: int, e: int, right: bool) -> tuple[int, int, int]:
-    """Station Rotation (rules.md 5): turn the bay and settle."""
-    n, s = t.n, t.s
+    """Station Rotation (rules.md 5): turn the bay and settle.
+
+    Right: (x, y) goes to (y, n-1-x), so after settling column y holds row y read from
+    x = n-1 down; left: (x, y) goes to (n-1-y, x), column n-1-y holds row y from x = 0 up.
+    """
+    n, s, row0, gather = t.n, t.s, t.row0, t.gather
+    pack = t.pack_right if right else t.pack_left
+    occ = b | o | e
     nb = no = ne = 0
     for y in range(n):
-        cells = t.row_cells[y]
-        if right:
-            cells = cells[::-1]
-            base = y * s
-        else:
-            base = (n - 1 - y) * s
-        k = base
-        for c in cells:
-            bit = 1 << c
-            if b & bit:
-                nb |= 1 << k
-            elif o & bit:
-                no |= 1 << k
-            elif e & bit:
-                ne |= 1 << k
-            else:
-                continue
-            k += 1
+        ro = gather[(occ >> y) & row0]
+        if not ro:
+            continue
+        key = ro << n
+        shift = (y if right else n - 1 - y) * s
+        bb = pack[key | gather[(b >> y) & row0]]
+        oo = pack[key | gather[(o >> y) & row0]]
+        nb |= bb << shift
+        no |= oo << shift
+        ne |= ((1 << ro.bit_count()) - 1 & ~(bb | oo)) << shift
     return nb, no, ne
+
+
+@cache
+def _best_gains(done: int, u: int) -> int:
+    """B3: the most u more unloads can gain with the shelf done (Gold once per shape)."""
+    gains = sorted((SHAPE_VALUES[i] + GOLD for i in range(7) if not done >> i & 1),
+                   reverse=True)[:u]
+    gains += [6] * u
+    gains.sort(reverse=True)
+    return sum(gains[:u])
+
+
+@cache
+def _fewest_unloads(done: int, need: int) -> int:
+    """The fewest unloads that could gain need points with the shelf done (at least 1)."""
+    gains = sorted((SHAPE_VALUES[i] + (0 if done >> i & 1 else GOLD) for i in range(7)),
+                   reverse=True)
+    total, u = 0, 0
+    while total < need:
+        total += gains[u] if u < len(gains) else 6
+        u += 1
+    return u
 
 
 # --- the search ------------------------------------------------------------------------
@@ -215,6 +254,17 @@ class _Search:
                             done if goal.kind == "score" else 0, need)
         self.tt: dict[State, int] = {}
         self.nodes = 0
+        self._found: dict[int, list[Any]] = {}  # Blue board -> its AppCons
+
+    def appcons(self, blue: int) -> list[Any]:
+        """find_appcons(blue), remembered (many children share a Blue board)."""
+        found = self._found.get(blue)
+        if found is None:
+            if len(self._found) > 200_000:
+                self._found.clear()
+            found = find_appcons(self.g, blue) if blue.bit_count() >= 4 else []
+            self._found[blue] = found
+        return found
 
     # bounds ---------------------------------------------------------------------------
 
@@ -229,14 +279,7 @@ class _Search:
             return need <= r and cores >= 4 * need
         # B3: the u best gains, u = unloads still possible
         u = min(r, cores // 4)
-        if u <= 0:
-            return False
-        done = st[5]
-        gains = sorted((SHAPE_VALUES[i] + GOLD for i in range(7) if not done >> i & 1),
-                       reverse=True)[:u]
-        gains += [6] * u
-        gains.sort(reverse=True)
-        return sum(gains[:u]) >= need
+        return u > 0 and _best_gains(st[5], u) >= need
 
     def _shapes(self, st: State) -> int:
         """Shapes whose unload alone would meet the goal from this state (7-bit mask)."""
@@ -263,14 +306,7 @@ class _Search:
             return 1
         if kind == "appcons":
             return need
-        done = st[5]
-        gains = sorted((SHAPE_VALUES[i] + (0 if done >> i & 1 else GOLD) for i in range(7)),
-                       reverse=True)
-        total, u = 0, 0
-        while total < need:
-            total += gains[u] if u < len(gains) else 6
-            u += 1
-        return u
+        return _fewest_unloads(st[5], need)
 
     def _phase1(self, st: State, adding_only: bool = False
                 ) -> list[tuple[int, int, int, int, int, int]]:
@@ -368,22 +404,85 @@ class _Search:
         cores = b.bit_count()
         if cores < 3:
             return None
-        already = _hit(t, b, shapes)
-        # B1 for this turn: with fewer than four cores only a turn that adds one can unload.
-        for act, nb, *_ in self._phase1(st, adding_only=cores < 4):
-            # B4: if Blue's cores after Phase 1 are a subset of those before, any AppCon
-            # among them was there before; with none before there is none now.
-            if not already and not nb & ~b:
+        if _hit(t, b, shapes):
+            # An AppCon is there already: the first action that keeps it (or makes one) wins.
+            for act, nb, *_ in self._phase1(st):
+                m = _hit(t, nb, shapes)
+                if m:
+                    return [(act, m)]
+            return None
+        # B4: none is there now, so Phase 1 must leave Blue a core it did not have before;
+        # actions that leave Blue's cores a subset of the cores before are not tried.
+        # Same order as _phase1 (drops, Re-Routing, Purge, Damage, Rotation).
+        o, e, hand, lock = st[1], st[2], st[3], st[4]
+        n, s = t.n, t.s
+        occ = b | o | e
+        near = self.g.neighbours
+        for x in range(n):
+            if x == lock:
                 continue
-            m = _hit(t, nb, shapes)
-            if m:
-                return [(act, m)]
+            h = ((occ >> (x * s)) & t.colbits).bit_length()
+            if h >= n or (lock >= n and h == lock - n):
+                continue
+            c = x * s + h
+            nb = b | 1 << c
+            # A new AppCon must hold the new core, so it needs a Blue neighbour.
+            if near[c] & b:
+                m = _hit(t, nb, shapes)
+                if m:
+                    return [(x, m)]
+        if not hand:
+            return None
+        if hand & REROUTE_CARD:
+            for c in bits(o):
+                nb = b | 1 << c
+                if near[c] & b:
+                    m = _hit(t, nb, shapes)
+                    if m:
+                        return [(REROUTE + c, m)]
+        if cores < 4:  # B1: only a turn that adds a core can unload
+            return None
+        # Lockdown and column purges leave Blue a subset; so does old Cargo Damage.
+        if hand & PURGE_CARD:
+            for k in range(n, 2 * n):
+                y = k - n
+                hi = t.above_row[y]
+                if k == lock or not b & hi:
+                    continue  # nothing Blue above the row: a subset
+                nb = (b & t.below_row[y]) | ((b & hi) >> 1)
+                m = _hit(t, nb, shapes)
+                if m:
+                    return [(PURGE + k, m)]
+        if hand & DAMAGE_CARD and not self.old_damage:
+            free = occ
+            if lock != NO_LOCK:
+                free &= ~self.g.corridor_masks[lock]
+            above = t.above
+            pairs = [(c, c + s) for c in bits(free & (free >> s))]
+            pairs += [(c, c + 1) for c in bits(free & (free >> 1))]
+            for c1, c2 in pairs:
+                if not b & (above[c1] | above[c2]) & ~(1 << c1 | 1 << c2):
+                    continue  # no Blue core moves: a subset
+                up1, up2 = above[c1], above[c2]
+                if c2 == c1 + 1:  # one column: everything above both falls two cells
+                    nb = (b & ~(up1 | 1 << c1)) | ((b & up2) >> 2)
+                else:
+                    nb = ((b & ~(up1 | up2 | 1 << c1 | 1 << c2))
+                          | ((b & up1) >> 1) | ((b & up2) >> 1))
+                m = _hit(t, nb, shapes)
+                if m:
+                    return [(DAMAGE | c1 << 8 | c2, m)]
+        if hand & ROTATION:
+            for a in (ROTATE_LEFT, ROTATE_RIGHT):
+                nb = _rotate(t, b, o, e, a == ROTATE_RIGHT)[0]
+                m = _hit(t, nb, shapes)
+                if m:
+                    return [(a, m)]
         return None
 
     def _expand(self, st: State, r: int) -> list[Move] | None:
         kind = self.kind
         done, need = st[5], st[6]
-        g = self.g
         # B1 for the children: one that adds no Blue core has at most b cores and r-1 turns.
         adding_only = st[0].bit_count() + r - 1 < 4 * self._min_unloads(st)
         for act, nb, no, ne, hand, lock in self._phase1(st, adding_only):
@@ -396,7 +495,7 @@ class _Search:
                 if sub is not None:
                     return [(act, 0), *sub]
                 continue
-            appcons = find_appcons(g, nb) if nb.bit_count() >= 4 else []
+            appcons = self.appcons(nb)
             for a in appcons:
                 if kind == "appcons":
                     left = need - 1
