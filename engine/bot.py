@@ -31,11 +31,12 @@ Levels
   a drop that only looks reasonable. A beginner beats it after a few games.
 - ``medium``: one turn ahead with the full evaluation (:mod:`engine.bot_eval`): Final
   Audit, chits, AppCons and completing drops of both sides, cards in hand.
-- ``hard``: alpha-beta search four turns deep (its turn, the reply, its next turn and the
-  reply to that) with
-  the full evaluation at the leaves, iterative deepening under a node budget. Card plays
-  are pruned to those that matter: every one at the root is scored, and deeper only those
-  that break an opposing AppCon or complete one of its own, or block a completing drop.
+- ``hard``: alpha-beta search five turns deep (its turn, the reply, its next turn, ...)
+  with the full evaluation at the leaves, iterative deepening and a transposition table
+  under a budget of 24000 turns played. Card plays are pruned to those that matter: every
+  one at the root is scored (the best six are searched besides the relevant ones), deeper
+  only those that break an opposing AppCon, complete one of its own, or lock a column
+  where the opponent's drop would complete one.
 """
 
 from __future__ import annotations
@@ -91,9 +92,13 @@ _LEVELS = {
                    depth=1, budget=0, root_cards=0, blunder=500, cards_rarely=True),
     "medium": _Level(Weights(), depth=1, budget=0, root_cards=0, blunder=0,
                      cards_rarely=False),
-    "hard": _Level(Weights(), depth=4, budget=20000, root_cards=6, blunder=0,
+    "hard": _Level(Weights(), depth=5, budget=24000, root_cards=6, blunder=0,
                    cards_rarely=False),
 }
+
+
+_TIE = 5  # centipoints: turns this close to the best are equally good (seeded choice)
+_EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
 class _OutOfBudget(Exception):
@@ -222,6 +227,9 @@ class _Search:
         self.w = level.weights
         self.rng = rng
         self.nodes = 0
+        # Transpositions (drops commute): key -> (depth, value, bound). Only looked up by
+        # key, never iterated, so it cannot make the choice depend on dict order.
+        self.table: dict[tuple, tuple[int, int, int]] = {}
 
     def choose(self) -> tuple[int, int]:
         p = self.p
@@ -269,7 +277,7 @@ class _Search:
         best = scored[0][0]
         if best >= WIN // 2:
             return scored[0][1], scored[0][2]
-        near = [t for t in scored if t[0] >= best - 5]
+        near = [t for t in scored if t[0] >= best - _TIE]
         pick = near[self.rng.randrange(len(near))]
         return pick[1], pick[2]
 
@@ -297,7 +305,8 @@ class _Search:
                 results = []
                 alpha = -WIN * 4
                 for t in order:
-                    v = -self._negamax(t[3], depth - 1, -WIN * 4, -alpha)
+                    # Moves within _TIE of the best are searched exactly (for _pick).
+                    v = -self._negamax(t[3], depth - 1, -WIN * 4, -(alpha - _TIE - 1))
                     results.append((v, t[1], t[2], t[3]))
                     if v > alpha:
                         alpha = v
@@ -314,6 +323,14 @@ class _Search:
             return terminal_value(p, me)
         if depth == 0:
             return evaluate(p, me, self.w, over=False)
+        key = p.key()
+        entry = self.table.get(key)
+        if entry is not None and entry[0] >= depth:
+            _, value, bound = entry
+            if bound == _EXACT or (bound == _LOWER and value >= beta) or \
+                    (bound == _UPPER and value <= alpha):
+                return value
+        alpha0 = alpha
         keep = relevant_cards(p)
         actions = [a for a in p.actions() if a < ROTATE_LEFT or a == PASS or a in keep]
         if not actions:
@@ -339,4 +356,6 @@ class _Search:
                     alpha = v
                     if alpha >= beta:
                         break
+        bound = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+        self.table[key] = (depth, best, bound)
         return best

@@ -20,8 +20,6 @@ from __future__ import annotations
 from engine.geometry import ALL_SHAPES
 from engine.position import (
     DAMAGE_CARD,
-    LOCKDOWN,
-    NO_LOCK,
     PURGE_CARD,
     REROUTE_CARD,
     ROTATION,
@@ -161,29 +159,28 @@ def evaluate(p: Position, side: int, w: Weights, over: bool | None = None) -> in
     # The side to move: its best AppCon or completing drop, taken this turn.
     mine = _gains_on_bay(p, mover)
     mine_t = threats(p, mover, cells)
-    options = sorted(mine + mine_t, reverse=True)
-    if options:
-        score += options[0] * w.mover_take // 1000
-        if len(options) > 1:
-            score += options[1] * w.second // 1000
+    best = max(mine[:1] + mine_t) if mine or mine_t else 0
+    score += best * w.mover_take // 1000
+    if len(mine) > 1:  # a second AppCon, for a later turn (the first may share its cores)
+        score += mine[1] * w.second // 1000
     # The other side: what it holds now may be broken or blocked before its turn.
+    # An AppCon and a completing drop often share cores: count the better of the two.
     theirs = _gains_on_bay(p, other)
+    held = 0
     if theirs:
         safe = not p.cards[mover] & BREAKERS
-        share = w.safe_appcon if safe else w.unsafe_appcon
-        score -= theirs[0] * share // 1000
+        held = theirs[0] * (w.safe_appcon if safe else w.unsafe_appcon) // 1000
         if len(theirs) > 1:
             score -= theirs[1] * w.second // 1000
     theirs_t = threats(p, other, cells)
     if theirs_t:
         theirs_t.sort(reverse=True)
         share = w.double_threat if len(theirs_t) > 1 else w.threat
-        score -= theirs_t[0] * share // 1000
+        held = max(held, theirs_t[0] * share // 1000)
+    score -= held
 
     fill = p.occupied.bit_count() * 1000 // (p.n * p.n)
     score += _card_value(p, mover, w, fill) - _card_value(p, other, w, fill)
     if w.touch:
         score += w.touch * (touching(p, mover) - touching(p, other))
-    if p.lock != NO_LOCK and not (p.cards[0] | p.cards[1]) & (ROTATION | LOCKDOWN):
-        pass  # a permanent lock is already reflected in the drop cells
     return score if side == mover else -score

@@ -9,7 +9,8 @@ among not unloading and each AppCon it could unload.
 
 Prints, per pairing and size, A's wins with a 95% Wilson interval, and per level and size
 the seconds per move (median, max). Times are wall-clock seconds of ``choose``; the
-bots' turns never depend on them.
+bots' turns never depend on them. CPU seconds (``time.process_time``) are also shown:
+on a machine shared with other work they are the fairer one-core figure.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ class GameResult:
     a_won: bool
     margin: int  # A's final score minus B's
     turns: int
-    times: dict[str, list[float]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)  # wall-clock s per move
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # process CPU s per move
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -72,6 +74,7 @@ def play_game(pairing: str, size: int, index: int, seed: int, opening: int = 2,
     opening_rng = random.Random(pair_seed)  # the same opening for both games of a pair
     p = Position(size, rules)
     times: dict[str, list[float]] = {a: [], b: []}
+    cpu: dict[str, list[float]] = {a: [], b: []}
     for _ in range(opening):
         drops = p.drops()
         if not drops or p.is_over():
@@ -82,16 +85,17 @@ def play_game(pairing: str, size: int, index: int, seed: int, opening: int = 2,
         if who == "random":
             action, unload = _random_turn(p, rng)
         else:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             turn = choose(p, who, pair_seed)
             times[who].append(time.perf_counter() - start)
+            cpu[who].append(time.process_time() - start_cpu)
             action, unload = turn.action, turn.unload
         p.play(action, unload)
     audit = p.audit()
     finals = (audit.blue.final, audit.orange.final)
     a_won = audit.winner == ("blue" if a_side == BLUE else "orange")
     return GameResult(pairing, size, index, a_won, finals[a_side] - finals[1 - a_side],
-                      p.turns, times)
+                      p.turns, times, cpu)
 
 
 def _play(task: tuple[str, int, int, int, int, str]) -> GameResult:
@@ -138,15 +142,18 @@ def report(results: list[GameResult]) -> str:
         margin = sum(r.margin for r in rs) / len(rs)
         lines.append(f"| {pairing} | {size}×{size} | {len(rs)} | {wins} | "
                      f"{wins / len(rs):.0%} | {lo:.0%}–{hi:.0%} | {margin:+.1f} |")
-    lines += ["", "| level | bay | moves | median s/move | max s/move |", "|---|---|---|---|---|"]
+    lines += ["", "| level | bay | moves | median s/move | max s/move | median CPU s | max CPU s |",
+              "|---|---|---|---|---|---|---|"]
     levels = [lv for lv in PLAYERS if lv != "random"]
     sizes = sorted({r.size for r in results})
     for lv in levels:
         for size in sizes:
             ts = [t for r in results if r.size == size for t in r.times.get(lv, [])]
+            cs = [t for r in results if r.size == size for t in r.cpu.get(lv, [])]
             if ts:
                 lines.append(f"| {lv} | {size}×{size} | {len(ts)} | "
-                             f"{statistics.median(ts):.4f} | {max(ts):.3f} |")
+                             f"{statistics.median(ts):.4f} | {max(ts):.3f} | "
+                             f"{statistics.median(cs):.4f} | {max(cs):.3f} |")
     return "\n".join(lines)
 
 
