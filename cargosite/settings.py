@@ -187,6 +187,8 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 HEALTHZ_TIMEOUT_SECONDS = envint("HEALTHZ_TIMEOUT_SECONDS", 3)
+# Live play: threads per process for WebSocket service calls on PostgreSQL (games/consumers.py).
+LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 8)
 
 # Celery (cargosite/celery.py reads every CELERY_* setting).
 CELERY_BROKER_URL = REDIS_URL or "memory://"

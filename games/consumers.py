@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.db import connection
 
 from . import services
 from .services import Refused
@@ -21,6 +24,22 @@ FRAMES_PER_SECOND = 20
 FLOOD_STRIKES = 3  # seconds over the limit before the connection is closed
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
+
+
+_db_executor: ThreadPoolExecutor | None = None
+
+
+def db(func):
+    """`database_sync_to_async` for service calls. On PostgreSQL they run on a pool of
+    LIVE_DB_THREADS threads (each with its own connection), so one game's database round
+    trips do not queue behind another's; the row lock keeps each game's turns in order.
+    SQLite allows one writer at a time, so there they share Channels' one thread."""
+    global _db_executor
+    if connection.vendor == "sqlite":
+        return database_sync_to_async(func)
+    if _db_executor is None:
+        _db_executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
+    return database_sync_to_async(func, thread_sensitive=False, executor=_db_executor)
 
 
 def _ply(value: Any) -> int | None:
@@ -91,7 +110,7 @@ class GameConsumer(FrameConsumer):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope.get("user")
         try:
-            state = await database_sync_to_async(self.load_state)()
+            state = await db(self.load_state)()
         except Refused:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -146,7 +165,7 @@ class GameConsumer(FrameConsumer):
     async def play(self, ply: int, token: str):
         if not self.side:
             raise Refused("not_a_player", "spectators cannot play")
-        result = await database_sync_to_async(services.apply_turn)(
+        result = await db(services.apply_turn)(
             self.game_id, player=self.user, ply=ply, token=token
         )
         if result.duplicate:  # a fresh turn's acknowledgement is the group broadcast
@@ -155,10 +174,10 @@ class GameConsumer(FrameConsumer):
     async def resign(self, ply: int | None):
         if not self.side:
             raise Refused("not_a_player", "spectators cannot resign")
-        await database_sync_to_async(services.resign)(self.game_id, player=self.user, ply=ply)
+        await db(services.resign)(self.game_id, player=self.user, ply=ply)
 
     async def sync(self, after: int):
-        data = await database_sync_to_async(services.catch_up)(
+        data = await db(services.catch_up)(
             self.game_id, after=after, you=self.side
         )
         for frame in data["turns"]:
@@ -180,7 +199,7 @@ class LobbyConsumer(FrameConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        seeks = await database_sync_to_async(services.open_seeks)()
+        seeks = await db(services.open_seeks)()
         await self.send_json({"type": "seeks", "seeks": seeks})
 
     async def disconnect(self, code):

@@ -104,10 +104,11 @@ async def player(run: GameRun, side: str, session: str, base: str, args, stats: 
 
         async def close_when_stopped() -> None:
             await stop.wait()
-            deadline = time.perf_counter() + 10  # let an outstanding turn be acknowledged
-            while pending is not None and time.perf_counter() < deadline:
+            # Let every sent turn of this game reach both players (at most 15 s).
+            deadline = time.perf_counter() + 15
+            while time.perf_counter() < deadline and (pending is not None or any(
+                    set(run.sent_at) - run.seen[s] for s in ("blue", "orange"))):
                 await asyncio.sleep(0.05)
-            await asyncio.sleep(0.5)  # and its delivery to the opponent
             await ws.close()
 
         closer = asyncio.create_task(close_when_stopped())
