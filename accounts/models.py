@@ -12,6 +12,9 @@ class Player(models.Model):
     )
     rating = models.IntegerField(default=START_RATING)
     rated_games = models.PositiveIntegerField(default=0)
+    # The vs CargoBot rating: casual games against CargoBot only (docs/bot-games.md).
+    bot_rating = models.IntegerField(default=START_RATING)
+    bot_games = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"{self.user} ({self.rating})"

@@ -202,7 +202,11 @@ CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 90)
 CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # Games whose CargoBot turn was lost (no worker, broker down, a worker died mid-turn)
+    # get it sent again; the task plays once per ply however often it is sent.
+    "sweep-bot-games": {"task": "games.sweep_bot_games", "schedule": 30.0},
+}
 
 # Accounts (django-allauth): sign up with username and email, sign in with either.
 AUTHENTICATION_BACKENDS = [

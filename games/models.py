@@ -1,6 +1,7 @@
 """Live games: a game is its start plus its turns (`Turn`, unique per game and ply);
 `Game.position`, `ply` and `tokens` cache the replay. Seeks and challenge links make games;
-`RatingChange` keeps each rated game's Elo history."""
+`RatingChange` keeps each rated game's Elo history, `BotRatingChange` the vs CargoBot
+rating's history (docs/bot-games.md)."""
 
 import secrets
 import string
@@ -52,6 +53,11 @@ class Game(models.Model):
     bot_level = models.CharField(max_length=8, choices=BotLevel.choices, null=True, blank=True)
     bot_side = models.CharField(max_length=6, choices=SIDE_CHOICES, null=True, blank=True)
     guest_key = models.CharField(max_length=64, null=True, blank=True, db_index=True)
+    # CargoBot games: the seed of the bot's choices (fixed at creation, so a retried task
+    # chooses the same turn), and since when the game has waited on the bot (None when it
+    # is not the bot's turn); the sweep re-enqueues games that waited too long.
+    bot_seed = models.BigIntegerField(null=True, blank=True)
+    bot_waiting_since = models.DateTimeField(null=True, blank=True, db_index=True)
 
     # The cache of replaying the turns.
     position = models.CharField(max_length=200)
@@ -89,9 +95,22 @@ class Game(models.Model):
     def user_of(self, side: str):
         return self.blue if side == "blue" else self.orange
 
+    @property
+    def human_side(self) -> str | None:
+        """In a game against CargoBot, the side the person plays."""
+        if not self.bot_side:
+            return None
+        return "orange" if self.bot_side == "blue" else "blue"
+
     def side_of(self, user) -> str | None:
-        """The side a signed-in user plays in this game, or None."""
-        if user is None or not user.is_authenticated:
+        """The side a signed-in user (or, in a game against CargoBot, the guest whose
+        browser session made it: `games.guests.Guest`) plays in this game, or None."""
+        if user is None:
+            return None
+        if not user.is_authenticated:
+            key = getattr(user, "guest_key", None)
+            if key and self.guest_key == key:
+                return self.human_side
             return None
         if self.blue_id == user.pk:
             return "blue"
@@ -168,6 +187,32 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="rating_change_once")
         ]
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+class BotRatingChange(models.Model):
+    """One finished casual game against CargoBot: the member's vs CargoBot rating before and
+    after, against the level's fixed rating (`games.bot.BOT_RATINGS`)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="bot_rating_change")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_rating_changes"
+    )
+    level = models.CharField(max_length=8, choices=Game.BotLevel.choices)
+    bot_rating = models.IntegerField()
+    score = models.FloatField()  # 1 win, 0.5 draw, 0 loss
+    before = models.IntegerField()
+    after = models.IntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} vs CargoBot {self.level}: {self.before} -> {self.after}"
 
     @property
     def delta(self) -> int:

@@ -5,16 +5,20 @@ transaction that locks the rows it changes (`select_for_update`; on SQLite trans
 serialize anyway); frames go to the channel layer only after commit (`on_commit`).
 A refused request raises `Refused` and changes nothing.
 
-`apply_turn(game_id, player=..., ply=..., token=...)` is the one apply path for people and,
-later, for CargoBot (player = the bot's side, "blue" or "orange").
+`apply_turn(game_id, player=..., ply=..., token=...)` is the one apply path for people and
+for CargoBot (player = the bot's side, "blue" or "orange"; `play_bot_turn`, run by the Celery
+task `games.tasks.bot_turn`). Games against CargoBot: docs/bot-games.md.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import random
+import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -26,10 +30,13 @@ from django.utils import timezone
 from accounts.models import START_RATING, Player
 from engine import EngineError
 from engine import Game as EngineGame
+from engine.bot import choose_turn
 from engine.describe import describe
 from engine.notation import format_position, start_position
 
-from .models import SIDES, Challenge, Game, RatingChange, Turn
+from .models import SIDES, BotRatingChange, Challenge, Game, RatingChange, Turn
+
+log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 1
 MIN_SIZE, MAX_SIZE = 5, 8
@@ -112,14 +119,19 @@ def replay(game: Game, upto: int | None = None) -> EngineGame:
 
 def _player_info(game: Game, side: str) -> dict[str, Any] | None:
     if game.bot_level and game.bot_side == side:
-        return {"name": f"CargoBot {game.bot_level.title()}", "rating": None,
+        return {"name": bot_name(game.bot_level), "rating": BOT_RATINGS.get(game.bot_level),
                 "bot": game.bot_level}
     user = game.user_of(side)
     if user is None:
+        if game.guest_key and side == game.human_side:
+            return {"name": "Guest", "rating": None, "bot": None}
         return None
     player = getattr(user, "player", None)
-    return {"name": user.username, "rating": player.rating if player else START_RATING,
-            "bot": None}
+    if game.kind == Game.Kind.BOT:  # against CargoBot: the vs CargoBot rating
+        rating = player.bot_rating if player else START_RATING
+    else:
+        rating = player.rating if player else START_RATING
+    return {"name": user.username, "rating": rating, "bot": None}
 
 
 def rematch_info(game: Game) -> dict[str, Any] | None:
@@ -255,13 +267,14 @@ def create_game(*, blue, orange, size: int, rules: str = CURRENT_RULES, rated: b
                 bot_side: str | None = None, guest_key: str | None = None) -> Game:
     """A new game from the empty bay (a short unguessable id is retried on collision)."""
     start = format_position(start_position(_check_size(size), rules))
+    bot_seed = secrets.randbits(48) if bot_level else None
     for _ in range(5):
         try:
             with transaction.atomic():
                 return Game.objects.create(
                     blue=blue, orange=orange, size=size, rules=rules, rated=rated, kind=kind,
                     bot_level=bot_level, bot_side=bot_side, guest_key=guest_key,
-                    start=start, position=start,
+                    bot_seed=bot_seed, start=start, position=start,
                 )
         except IntegrityError:  # pragma: no cover - a 10-character base62 id collided
             continue
@@ -407,6 +420,7 @@ def apply_turn(game_id: str, *, player, ply: int, token: str) -> TurnResult:
         fields = ["position", "ply", "tokens"]
         if eg.over:
             fields += _finish(game, eg)
+        fields += _await_bot(game, None if eg.over else describe_side(eg))
         game.save(update_fields=fields)
         frame = turn_frame(turn, public_state(game, eg))
         send_on_commit(game_group(game.id), frame)
@@ -429,7 +443,7 @@ def resign(game_id: str, *, player, ply: int | None = None) -> dict[str, Any]:
         eg = engine_game(game)
         events = eg.resign(SIDES.index(side))
         game.resigned = side
-        fields = ["resigned", *_finish(game, eg)]
+        fields = ["resigned", *_finish(game, eg), *_await_bot(game, None)]
         game.save(update_fields=fields)
         frame = {"type": "resigned", "ply": game.ply, "side": side, "events": events,
                  "state": public_state(game, eg)}
@@ -449,6 +463,8 @@ def _finish(game: Game, eg: EngineGame) -> list[str]:
     if game.rated and game.kind == Game.Kind.HUMAN and game.blue_id and game.orange_id \
             and game.blue_id != game.orange_id:
         _rate(game)
+    elif game.kind == Game.Kind.BOT and game.bot_level:
+        _rate_vs_bot(game)
     return ["status", "winner", "score_blue", "score_orange", "finished_at"]
 
 
@@ -501,7 +517,15 @@ def offer_rematch(game_id: str, *, user) -> dict[str, Any]:
             raise Refused("not_a_player", "only the players may offer a rematch", game.ply)
         if not game.is_over:
             raise Refused("game_not_over", "a rematch is offered after the game", game.ply)
-        if game.rematch_id is None:
+        if game.bot_level and game.rematch_id is None:  # CargoBot always accepts
+            game.rematch_offered_by = side
+            game.rematch = create_bot_game(
+                user=user if user.is_authenticated else None,
+                guest_key=game.guest_key, level=game.bot_level, size=game.size,
+                color=game.bot_side,
+            )
+            game.save(update_fields=["rematch_offered_by", "rematch"])
+        elif game.rematch_id is None:
             if game.rematch_offered_by is None:
                 game.rematch_offered_by = side
                 game.save(update_fields=["rematch_offered_by"])
@@ -549,6 +573,19 @@ def profile(username: str) -> dict[str, Any]:
             outcome = "won" if game.winner == side else "lost"
         recent.append({"game": game, "side": side, "opponent": opponent_name,
                        "outcome": outcome})
+    bot_games = []
+    for game in mine.filter(kind=Game.Kind.BOT).select_related("bot_rating_change") \
+            .order_by("-created_at")[:20]:
+        side = game.side_of(user)
+        change = getattr(game, "bot_rating_change", None)
+        if game.status != Game.Status.FINISHED:
+            outcome = "playing"
+        elif game.winner is None:
+            outcome = "draw"
+        else:
+            outcome = "won" if game.winner == side else "lost"
+        bot_games.append({"game": game, "side": side, "opponent": bot_name(game.bot_level),
+                          "outcome": outcome, "change": change})
     return {
         "profile_user": user,
         "rating": player.rating if player else START_RATING,
@@ -556,4 +593,163 @@ def profile(username: str) -> dict[str, Any]:
         "won": won,
         "lost": lost,
         "recent": recent,
+        "bot_rating": player.bot_rating if player else START_RATING,
+        "bot_rated_games": player.bot_games if player else 0,
+        "bot_games": bot_games,
     }
+
+
+# --- CargoBot --------------------------------------------------------------------------------
+# Casual games against CargoBot (docs/bot-games.md). The bot's turn is computed by the Celery
+# task games.tasks.bot_turn(game_id, ply), sent after the human's turn commits, and played
+# through apply_turn like anyone's; the task for a ply that is no longer current does nothing.
+
+# The fixed ratings of the three levels for the vs CargoBot rating (docs/bot-games.md).
+BOT_RATINGS = {"easy": 800, "medium": 1200, "hard": 1600}
+BOT_SWEEP_AFTER = timedelta(seconds=20)  # a game waiting this long on the bot is re-enqueued
+BOT_SWEEP_EXPIRES = 60  # seconds: a sweep's re-sent task is dropped if not started by then
+
+
+def bot_name(level: str) -> str:
+    return f"CargoBot {level.title()}"
+
+
+def create_bot_game(*, user, guest_key: str | None, level: str, size, color: str = "random"
+                    ) -> Game:
+    """A casual game against CargoBot at `level`: `user` (signed in) or the guest whose
+    browser session is `guest_key` plays `color`. If CargoBot moves first, its task is
+    sent once the game is committed."""
+    if level not in BOT_RATINGS:
+        raise Refused("bad_request", f"level must be easy, medium or hard, not {level!r}")
+    if color not in Challenge.Color.values:
+        raise Refused("bad_request", f"colour must be random, blue or orange, not {color!r}")
+    if user is None and not guest_key:
+        raise Refused("not_a_player", "a guest game needs a browser session")
+    size = _check_size(size)
+    human = color if color != Challenge.Color.RANDOM else random.SystemRandom().choice(SIDES)
+    with transaction.atomic():
+        game = create_game(
+            blue=user if human == "blue" else None, orange=user if human == "orange" else None,
+            size=size, rated=user is not None, kind=Game.Kind.BOT, bot_level=level,
+            bot_side=_other(human), guest_key=None if user is not None else guest_key,
+        )
+        fields = _await_bot(game, "blue")
+        game.save(update_fields=fields)
+    return game
+
+
+def active_bot_games(player) -> list[Game]:
+    """The games against CargoBot still being played by a member or a guest."""
+    games = Game.objects.filter(kind=Game.Kind.BOT, status=Game.Status.ACTIVE)
+    if player is not None and player.is_authenticated:
+        from django.db.models import Q
+
+        games = games.filter(Q(blue=player) | Q(orange=player))
+    elif getattr(player, "guest_key", None):
+        games = games.filter(guest_key=player.guest_key)
+    else:
+        return []
+    return list(games.order_by("-created_at")[:10])
+
+
+def _await_bot(game: Game, to_move: str | None) -> list[str]:
+    """Inside the transaction that changed a game: note whether it now waits on CargoBot
+    and, if it does, send the bot's task for this ply once the change commits."""
+    if not game.bot_side:
+        return []
+    if to_move == game.bot_side and not game.is_over:
+        game.bot_waiting_since = timezone.now()
+        game_id, ply = game.id, game.ply
+        # robust: a broker that is down must not undo or fail the human's committed turn;
+        # the sweep sends the task again later.
+        transaction.on_commit(lambda: enqueue_bot_turn(game_id, ply), robust=True)
+    else:
+        game.bot_waiting_since = None
+    return ["bot_waiting_since"]
+
+
+def enqueue_bot_turn(game_id: str, ply: int, **options) -> None:
+    """Send the bot's task for (game, ply); with CELERY_TASK_ALWAYS_EAGER it runs now."""
+    from .tasks import bot_turn
+
+    bot_turn.apply_async((game_id, ply), **options)
+
+
+def play_bot_turn(game_id: str, ply: int, *, level: str | None = None) -> str:
+    """CargoBot's turn at `ply`, through `apply_turn` with the bot's side. Does nothing if
+    the game is gone, over, or no longer at `ply` with the bot to move. Returns what
+    happened: "played", or why nothing was ("stale_ply", "game_over", "duplicate", ...).
+    `level` overrides the game's level (the task's fallback when time runs short)."""
+    try:
+        game = Game.objects.get(id=game_id)
+    except Game.DoesNotExist:
+        return "not_found"
+    if not game.bot_level or not game.bot_side:
+        return "not_a_bot_game"
+    if game.is_over:
+        return "game_over"
+    if game.ply != ply:
+        return "stale_ply"
+    eg = engine_game(game)
+    if describe_side(eg) != game.bot_side:
+        return "not_your_turn"
+    # Thinking happens outside the transaction: no row lock is held meanwhile.
+    token = choose_turn(eg.position, level or game.bot_level, game.bot_seed or 0)
+    try:
+        result = apply_turn(game_id, player=game.bot_side, ply=ply, token=token)
+    except Refused as refused:  # the game moved on (a resign, another copy of this task)
+        if refused.code == "illegal":
+            log.error("CargoBot chose an illegal turn %r in game %s at ply %s: %s",
+                      token, game_id, ply, refused.message)
+        return refused.code
+    return "duplicate" if result.duplicate else "played"
+
+
+def stalled_bot_games(older_than: timedelta = BOT_SWEEP_AFTER) -> list[tuple[str, int]]:
+    """(id, ply) of active games that have waited on CargoBot longer than `older_than`."""
+    cutoff = timezone.now() - older_than
+    games = Game.objects.filter(status=Game.Status.ACTIVE, bot_waiting_since__lt=cutoff)
+    return list(games.order_by("bot_waiting_since").values_list("id", "ply")[:500])
+
+
+def sweep_bot_games(older_than: timedelta = BOT_SWEEP_AFTER) -> list[str]:
+    """Send the bot's task again for every game that waited on it too long (its task was
+    lost: no worker was running, the broker was down, a worker died mid-turn). Duplicates
+    are harmless: the task plays once per ply."""
+    swept = []
+    for game_id, ply in stalled_bot_games(older_than):
+        enqueue_bot_turn(game_id, ply, expires=BOT_SWEEP_EXPIRES)
+        swept.append(game_id)
+    if swept:
+        log.info("re-sent CargoBot's turn for %d game(s): %s", len(swept), ", ".join(swept))
+    return swept
+
+
+def nudge_bot(game: Game) -> bool:
+    """Opening a game that has waited on CargoBot too long sends its task again (in the
+    embedded default no beat runs the sweep)."""
+    since = game.bot_waiting_since
+    if since is None or game.is_over or timezone.now() - since < BOT_SWEEP_AFTER:
+        return False
+    enqueue_bot_turn(game.id, game.ply, expires=BOT_SWEEP_EXPIRES)
+    return True
+
+
+def _rate_vs_bot(game: Game) -> None:
+    """Inside the transaction that records the result: the member's vs CargoBot rating
+    against the level's fixed rating, once per game (a guest's game changes nothing)."""
+    user_id = game.blue_id or game.orange_id
+    if user_id is None or BotRatingChange.objects.filter(game=game).exists():
+        return
+    Player.objects.get_or_create(user_id=user_id)
+    player = Player.objects.select_for_update().get(user_id=user_id)
+    score = {game.human_side: 1.0, game.bot_side: 0.0, None: 0.5}[game.winner]
+    bot_rating = BOT_RATINGS[game.bot_level]
+    after = new_rating(player.bot_rating, bot_rating, score, player.bot_games)
+    BotRatingChange.objects.create(game=game, user_id=user_id, level=game.bot_level,
+                                   bot_rating=bot_rating, score=score,
+                                   before=player.bot_rating, after=after)
+    player.bot_rating = after
+    player.bot_games += 1
+    player.save(update_fields=["bot_rating", "bot_games"])
+    game.user_of(game.human_side).player = player  # the state shows the new rating

@@ -13,7 +13,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from . import services
-from .models import Challenge
+from .guests import ensure_session, player_of
+from .models import Challenge, Game
 from .services import NotFound, Refused
 
 REFUSED_STATUS = {"stale_ply": 409, "game_over": 409, "gone": 409, "not_a_player": 403,
@@ -47,7 +48,9 @@ def _int_param(value, default=None):
 @never_cache
 def game(request, game_id):
     game = _game_or_404(game_id)
-    state = services.state_of(game, you=game.side_of(request.user))
+    if services.nudge_bot(game):  # a CargoBot turn that was lost is sent again
+        game = _game_or_404(game_id)
+    state = services.state_of(game, you=game.side_of(player_of(request)))
     kw = {"game_id": game.id}
     return render(request, "games/game.html", {
         "game": game,
@@ -70,10 +73,11 @@ def turn(request, game_id):
     token = request.POST.get("token", "")
     if ply is None or ply < 0 or not token or len(token) > services.MAX_TOKEN_LENGTH:
         return _refused(Refused("bad_frame", "a turn needs ply (an integer) and token"))
-    if not request.user.is_authenticated:
+    player = player_of(request)
+    if not player.is_authenticated and not getattr(player, "guest_key", None):
         return _refused(Refused("not_a_player", "sign in to play"))
     try:
-        result = services.apply_turn(game_id, player=request.user, ply=ply, token=token)
+        result = services.apply_turn(game_id, player=player, ply=ply, token=token)
     except Refused as refused:
         return _refused(refused)
     return JsonResponse(result.frame)
@@ -81,10 +85,11 @@ def turn(request, game_id):
 
 @require_POST
 def resign(request, game_id):
-    if not request.user.is_authenticated:
+    player = player_of(request)
+    if not player.is_authenticated and not getattr(player, "guest_key", None):
         return _refused(Refused("not_a_player", "sign in to play"))
     try:
-        frame = services.resign(game_id, player=request.user,
+        frame = services.resign(game_id, player=player,
                                 ply=_int_param(request.POST.get("ply")))
     except Refused as refused:
         return _refused(refused)
@@ -97,7 +102,7 @@ def events(request, game_id):
     after = _int_param(request.GET.get("after"), 0)
     game = _game_or_404(game_id)
     try:
-        data = services.catch_up(game.id, after=after, you=game.side_of(request.user))
+        data = services.catch_up(game.id, after=after, you=game.side_of(player_of(request)))
     except Refused as refused:
         return _refused(refused)
     return JsonResponse(data)
@@ -105,10 +110,11 @@ def events(request, game_id):
 
 @require_POST
 def rematch(request, game_id):
-    if not request.user.is_authenticated:
+    player = player_of(request)
+    if not player.is_authenticated and not getattr(player, "guest_key", None):
         return _refused(Refused("not_a_player", "sign in to play"))
     try:
-        frame = services.offer_rematch(game_id, user=request.user)
+        frame = services.offer_rematch(game_id, user=player)
     except Refused as refused:
         return _refused(refused)
     return JsonResponse(frame)
@@ -152,10 +158,30 @@ def lobby(request):
     return render(request, "games/lobby.html", {
         "seeks": services.open_seeks(),
         "my_challenges": mine,
+        "my_bot_games": services.active_bot_games(player_of(request)),
         "sizes": range(services.MIN_SIZE, services.MAX_SIZE + 1),
         "colors": Challenge.Color.choices,
+        "bot_levels": [(level, services.bot_name(level), rating)
+                       for level, rating in services.BOT_RATINGS.items()],
         "seeks_url": reverse("games:seeks_json"),
     })
+
+
+@require_POST
+def create_bot_game(request):
+    """Play CargoBot: members and guests alike (a guest's game belongs to this browser
+    session, which is made here if there is none)."""
+    user = request.user if request.user.is_authenticated else None
+    try:
+        game = services.create_bot_game(
+            user=user, guest_key=None if user else ensure_session(request),
+            level=request.POST.get("level", Game.BotLevel.EASY),
+            size=request.POST.get("size", 6), color=request.POST.get("color", "random"),
+        )
+    except Refused as refused:
+        messages.error(request, refused.message)
+        return redirect("games:index")
+    return redirect("games:game", game_id=game.id)
 
 
 @never_cache

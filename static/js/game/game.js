@@ -57,6 +57,7 @@ function start() {
   function drawStatus() {
     const line = $("[data-status-line]");
     line.replaceChildren();
+    delete line.dataset.botThinking;
     if (state.over) {
       const winner = state.result ? state.result.winner : state.audit?.winner;
       line.textContent = winner
@@ -64,6 +65,13 @@ function start() {
         : "Shift over: draw";
     } else if (you && state.to_move === you) {
       line.textContent = "Your turn";
+    } else if (state.players?.[state.to_move]?.bot) {
+      // CargoBot's turn is computed by a Celery task; it arrives as a normal turn frame.
+      const span = document.createElement("span");
+      span.className = `side-${state.to_move}`;
+      span.textContent = playerName(state, state.to_move);
+      line.append(span, " is thinking…");
+      line.dataset.botThinking = "";
     } else {
       const span = document.createElement("span");
       span.className = `side-${state.to_move}`;

@@ -1,0 +1,60 @@
+"""Celery tasks of live play: CargoBot's turns and the sweep that re-sends lost ones.
+
+Both are idempotent and guarded. `bot_turn(game_id, ply)` plays only if the game is still at
+`ply` with CargoBot to move (through `services.apply_turn`, the one apply path, which locks
+the game row: two copies of the task play once). It is sent only after the human's turn
+commits (`services._await_bot`), acknowledged late (a worker that dies mid-turn leaves the
+message to be delivered again), limited in time, and retried a few times on database
+connection errors. `sweep_bot_games` runs from Celery beat (CELERY_BEAT_SCHEDULE).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import InterfaceError, OperationalError
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+BOT_TURN_SOFT_TIME_LIMIT = 20  # seconds; Hard's worst turn on 8×8 takes about 0.5 s
+BOT_TURN_TIME_LIMIT = 30
+BOT_TURN_MAX_RETRIES = 3
+
+
+@shared_task(
+    name="games.bot_turn",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=BOT_TURN_SOFT_TIME_LIMIT,
+    time_limit=BOT_TURN_TIME_LIMIT,
+    autoretry_for=(OperationalError, InterfaceError),
+    max_retries=BOT_TURN_MAX_RETRIES,
+    retry_backoff=1,
+    retry_backoff_max=30,
+    retry_jitter=True,
+    ignore_result=True,
+)
+def bot_turn(game_id: str, ply: int) -> str:
+    """CargoBot's turn in `game_id` at `ply`; does nothing if the game moved on."""
+    try:
+        outcome = services.play_bot_turn(game_id, ply)
+    except SoftTimeLimitExceeded:
+        # Out of time (a very slow machine): play Medium's turn, which takes milliseconds,
+        # rather than leave the player waiting for the sweep to try again.
+        log.warning("CargoBot ran out of time in game %s at ply %s; playing Medium's turn",
+                    game_id, ply)
+        outcome = services.play_bot_turn(game_id, ply, level="medium")
+    if outcome != "played":
+        log.info("CargoBot's task for game %s at ply %s did nothing: %s", game_id, ply, outcome)
+    return outcome
+
+
+@shared_task(name="games.sweep_bot_games", acks_late=True, soft_time_limit=50, time_limit=60,
+             ignore_result=True)
+def sweep_bot_games() -> list[str]:
+    """Re-send CargoBot's task for games that have waited on it too long."""
+    return services.sweep_bot_games()
