@@ -424,6 +424,7 @@ def apply_turn(game_id: str, *, player, ply: int, token: str) -> TurnResult:
         game.save(update_fields=fields)
         frame = turn_frame(turn, public_state(game, eg))
         send_on_commit(game_group(game.id), frame)
+        _send_bot_task_on_commit(game)  # after the frame: the page sees this turn first
     return TurnResult(frame)
 
 
@@ -635,6 +636,7 @@ def create_bot_game(*, user, guest_key: str | None, level: str, size, color: str
         )
         fields = _await_bot(game, "blue")
         game.save(update_fields=fields)
+        _send_bot_task_on_commit(game)
     return game
 
 
@@ -654,18 +656,23 @@ def active_bot_games(player) -> list[Game]:
 
 def _await_bot(game: Game, to_move: str | None) -> list[str]:
     """Inside the transaction that changed a game: note whether it now waits on CargoBot
-    and, if it does, send the bot's task for this ply once the change commits."""
+    (`bot_waiting_since`); the fields to save."""
     if not game.bot_side:
         return []
-    if to_move == game.bot_side and not game.is_over:
-        game.bot_waiting_since = timezone.now()
-        game_id, ply = game.id, game.ply
-        # robust: a broker that is down must not undo or fail the human's committed turn;
-        # the sweep sends the task again later.
-        transaction.on_commit(lambda: enqueue_bot_turn(game_id, ply), robust=True)
-    else:
-        game.bot_waiting_since = None
+    waiting = to_move == game.bot_side and not game.is_over
+    game.bot_waiting_since = timezone.now() if waiting else None
     return ["bot_waiting_since"]
+
+
+def _send_bot_task_on_commit(game: Game) -> None:
+    """If the game now waits on CargoBot, send the bot's task for this ply once the
+    transaction commits (never before: the task must see the human's turn)."""
+    if game.bot_waiting_since is None or game.is_over:
+        return
+    game_id, ply = game.id, game.ply
+    # robust: a broker that is down must not fail the human's committed turn (the sweep
+    # sends the task again later); in the embedded default the task runs here, eagerly.
+    transaction.on_commit(lambda: enqueue_bot_turn(game_id, ply), robust=True)
 
 
 def enqueue_bot_turn(game_id: str, ply: int, **options) -> None:
