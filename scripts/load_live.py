@@ -202,6 +202,7 @@ async def main() -> int:
     failures = [r for r in results if isinstance(r, BaseException)]
 
     lost = mismatched = unseen = 0
+    missing_detail = []
     for run in runs:
         stored = stored_tokens(urls[0], run.id)
         played = [t for t in run.played if t]
@@ -212,6 +213,8 @@ async def main() -> int:
             if missing:
                 unseen += 1
                 lost += len(missing)
+                missing_detail.append({"game": run.id, "side": side, "plies": sorted(missing),
+                                       "stored": len(stored), "over": run.over})
 
     ms = 1000
     print(json.dumps({
@@ -232,6 +235,7 @@ async def main() -> int:
         "client_failures": [repr(f) for f in failures[:5]], "client_failure_count": len(failures),
         "games_with_stored_turns_differing": mismatched,
         "turn_frames_not_received": lost, "players_missing_frames": unseen,
+        "missing": missing_detail[:10],
     }, indent=2))
     return 1 if (mismatched or lost or failures) else 0
 
