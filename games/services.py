@@ -189,8 +189,9 @@ def turn_frames(game: Game, after: int) -> list[dict[str, Any]]:
     frames = []
     for turn in turns:
         eg.play(turn.token)
-        last = turn.ply == game.ply - 1
-        state = state_of(game, eg, final=last)
+        # The state right after the turn, as its broadcast had it (a later resignation or
+        # rematch offer is in the current state, sent after these frames).
+        state = state_of(game, eg, final=False)
         del state["you"]
         frames.append(turn_frame(turn, state))
     return frames

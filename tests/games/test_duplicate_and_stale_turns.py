@@ -52,3 +52,21 @@ async def test_it_refuses_an_illegal_token(game, connect):
     assert (frame["code"], frame["ply"]) == ("illegal", 0)
     assert await database_sync_to_async(Turn.objects.count)() == 0
     await alice.disconnect()
+
+
+async def test_a_resent_last_turn_after_a_resignation_gets_the_original_frame(game, users,
+                                                                             connect):
+    from games import services
+
+    alice = await connect(game.id, "alice")
+    await alice.send_json_to({"type": "turn", "ply": 0, "token": "c"})
+    first = await receive_type(alice, "turn")
+    await database_sync_to_async(services.resign)(game.id, player=users["bob"])
+    await receive_type(alice, "resigned")
+    await alice.send_json_to({"type": "turn", "ply": 0, "token": "c"})
+    again = await alice.receive_json_from(timeout=5)
+    for frame in (first, again):  # players carry current ratings, changed by the result
+        del frame["state"]["players"]
+    assert again == first
+    assert again["state"]["resigned"] is None and not again["state"]["over"]
+    await alice.disconnect()
