@@ -1,0 +1,58 @@
+"""A guest plays CargoBot Easy on a 5×5 bay: from the Play page to the game page, a few
+drops, "CargoBot is thinking…" while its task runs, its replies animated like a person's,
+then a resign and the Final Audit. The bot's task runs in-process (eager, the embedded
+default); it is slowed a little so the thinking line can be seen."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from tests.games.bot_support import eager
+
+__all__ = ["eager"]
+
+
+@pytest.fixture
+def slow_bot(monkeypatch):
+    real = services.choose_turn
+
+    def choose_slowly(*args):
+        time.sleep(0.7)
+        return real(*args)
+
+    monkeypatch.setattr(services, "choose_turn", choose_slowly)
+
+
+def test_a_guest_plays_cargobot_easy_and_sees_its_replies(eager, slow_bot, page, live_url):
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(live_url + "/play/")
+    form = page.get_by_role("form", name="Play CargoBot")
+    form.get_by_label("Level").select_option("easy")
+    form.get_by_label("Bay").select_option("5")
+    form.get_by_label("You play").select_option("blue")
+    form.get_by_role("button", name="Play CargoBot").click()
+    expect(page).to_have_url(re.compile(r"/g/\w{10}$"))
+    expect(page.locator("[data-connection]")).to_have_text("Live")
+    expect(page.locator(".player.orange .player-name")).to_contain_text("CargoBot Easy")
+    expect(page.locator(".player.blue .player-name")).to_contain_text("Guest")
+    status = page.locator("[data-status-line]")
+    expect(status).to_have_text("Your turn")
+
+    for turn, column in enumerate(["a", "c", "e"], start=1):
+        page.locator(f'.target.column[data-column="{column}"]').click()
+        expect(status).to_have_text("CargoBot Easy is thinking…")
+        expect(page.locator(".turn-list .tok")).to_have_count(2 * turn, timeout=15_000)
+        expect(status).to_have_text("Your turn")
+        expect(page.locator(".gbay-modules .module.blue")).to_have_count(turn)
+        assert page.locator(".gbay-modules .module.orange").count() >= 1
+
+    page.locator("[data-action=resign]").click()
+    page.locator("dialog").get_by_role("button", name="Resign").click()
+    audit = page.locator("[data-audit]")
+    expect(audit).to_contain_text("Final Audit")
+    expect(audit).to_contain_text("CargoBot Easy (Orange) wins")
+    assert errors == []
