@@ -36,7 +36,7 @@ SHAPE_BIT = {s: 1 << i for i, s in enumerate(SHAPE_ORDER)}
 ALL_SHAPES = (1 << len(SHAPE_ORDER)) - 1
 
 
-def _orientations(cells: tuple[tuple[int, int], ...]) -> list[tuple[tuple[int, int], ...]]:
+def orientations(cells: tuple[tuple[int, int], ...]) -> list[tuple[tuple[int, int], ...]]:
     """The distinct rotations (never mirror images) of a shape, normalised to (0, 0)."""
     found: list[tuple[tuple[int, int], ...]] = []
     current = list(cells)
@@ -103,7 +103,7 @@ class Geometry:
         n, s = self.n, self.stride
         placements: list[tuple[tuple[int, ...], int]] = []
         for shape_index, shape in enumerate(SHAPE_ORDER):
-            for orientation in _orientations(SHAPE_CELLS[shape]):
+            for orientation in orientations(SHAPE_CELLS[shape]):
                 width = max(x for x, _ in orientation) + 1
                 height = max(y for _, y in orientation) + 1
                 for ox in range(n - width + 1):

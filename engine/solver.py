@@ -32,7 +32,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import EngineError
-from engine.geometry import SHAPE_CELLS, SHAPE_ORDER, bits, geometry
+from engine.geometry import SHAPE_CELLS, SHAPE_ORDER, bits, geometry, orientations
 from engine.notation import Goal, Record, parse_record, turn_token
 from engine.position import (
     BLUE,
@@ -89,19 +89,6 @@ class Solution:
 # --- geometry tables -------------------------------------------------------------------
 
 
-def _orientations(shape: str) -> list[tuple[tuple[int, int], ...]]:
-    found: list[tuple[tuple[int, int], ...]] = []
-    current = list(SHAPE_CELLS[shape])
-    for _ in range(4):
-        mx = min(x for x, _ in current)
-        my = min(y for _, y in current)
-        norm = tuple(sorted((x - mx, y - my) for x, y in current))
-        if norm not in found:
-            found.append(norm)
-        current = [(y, -x) for x, y in current]
-    return found
-
-
 @dataclass
 class _Tables:
     n: int
@@ -137,7 +124,7 @@ def _tables(n: int) -> _Tables:
     patterns = []
     for shape in SHAPE_ORDER:
         pats = []
-        for o in _orientations(shape):
+        for o in orientations(SHAPE_CELLS[shape]):
             w = max(x for x, _ in o)
             h = max(y for _, y in o)
             anchors = sum(1 << g.cell(x, y) for x in range(n - w) for y in range(n - h))
