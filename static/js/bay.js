@@ -1,5 +1,5 @@
 // Draws a Cargo Bay as a grid of cells. Pure DOM; the live board will reuse it.
-const CELL_CLASSES = { B: "core-blue", O: "core-orange", E: "empty-can", ".": "open" };
+const CELL_CLASSES = { B: "core-blue", O: "core-orange", x: "empty-can", ".": "open" };
 
 export function renderBay(element, rows) {
   const size = rows.length;

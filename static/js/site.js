@@ -2,14 +2,14 @@
 import { renderBay } from "./bay.js";
 
 // A still from a shift in progress: rows from the top, "B" Blue core, "O" Orange core,
-// "E" an Empty Can (a core already unloaded), "." open space.
+// "x" an Empty Can (the engine's notation) (a core already unloaded), "." open space.
 const DEMO_SHIFT = [
   "......",
   "......",
   "..O...",
   ".BOB..",
-  "EEOB.O",
-  "EEBOBO",
+  "xxOB.O",
+  "xxBOBO",
 ];
 
 for (const element of document.querySelectorAll("[data-bay]")) {
