@@ -2,7 +2,7 @@
 import { renderBay } from "./bay.js";
 
 // A still from a shift in progress: rows from the top, "B" Blue core, "O" Orange core,
-// "x" an Empty Can (the engine's notation) (a core already unloaded), "." open space.
+// "x" an Empty Can (a core already unloaded), "." open space: the notation's letters.
 const DEMO_SHIFT = [
   "......",
   "......",
