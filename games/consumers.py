@@ -7,6 +7,7 @@ returns. Frames the services broadcast arrive as `frame.send` group messages.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 
 from . import services
 from .services import Refused
@@ -40,6 +41,31 @@ def db(func):
     if _db_executor is None:
         _db_executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
     return database_sync_to_async(func, thread_sensitive=False, executor=_db_executor)
+
+
+def close_db_threads(timeout: float = 10.0) -> None:
+    """Close each pool thread's database connection and shut the pool down (the next
+    `db` call makes a new one). For the end of a test session: `channels.testing` turns
+    `close_old_connections` into a no-op, so the threads keep their connections and
+    PostgreSQL refuses to drop the test database. A connection can only be closed by its
+    own thread, so one task per thread runs `close_all`; the barrier keeps any thread
+    from taking two."""
+    global _db_executor
+    executor, _db_executor = _db_executor, None
+    if executor is None:
+        return
+    threads = executor._max_workers
+    barrier = threading.Barrier(threads, timeout=timeout)
+
+    def close() -> None:
+        barrier.wait()
+        connections.close_all()
+
+    try:
+        for future in [executor.submit(close) for _ in range(threads)]:
+            future.result()
+    finally:
+        executor.shutdown(wait=True)
 
 
 def _ply(value: Any) -> int | None:

@@ -21,8 +21,16 @@ from channels.testing import WebsocketCommunicator  # noqa: E402
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
+from games import consumers, services
 from tests.games.support import ORIGIN
+
+
+@pytest.fixture(scope="session", autouse=True)
+def close_live_db_threads(django_db_setup):
+    """After the last test, close the socket thread pool's connections (before the test
+    database is dropped, hence the dependency on `django_db_setup`)."""
+    yield
+    consumers.close_db_threads()
 
 
 @pytest.fixture
