@@ -25,6 +25,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import START_RATING, Player
@@ -553,52 +554,46 @@ def profile(username: str) -> dict[str, Any]:
     except User.DoesNotExist:
         raise NotFound("player") from None
     player = getattr(user, "player", None)
-    from django.db.models import Q
-
     mine = Game.objects.filter(Q(blue=user) | Q(orange=user))
-    finished = mine.filter(status=Game.Status.FINISHED)
-    won = finished.filter(Q(blue=user, winner="blue") | Q(orange=user, winner="orange")).count()
-    lost = finished.filter(Q(blue=user, winner="orange") | Q(orange=user, winner="blue")).count()
-    recent = []
-    for game in mine.select_related("blue", "orange").order_by("-created_at")[:20]:
-        side = game.side_of(user)
-        opponent = game.user_of(_other(side))
-        if game.bot_level and game.bot_side == _other(side):
-            opponent_name = f"CargoBot {game.bot_level.title()}"
-        else:
-            opponent_name = opponent.username if opponent else "?"
-        if game.status != Game.Status.FINISHED:
-            outcome = "playing"
-        elif game.winner is None:
-            outcome = "draw"
-        else:
-            outcome = "won" if game.winner == side else "lost"
-        recent.append({"game": game, "side": side, "opponent": opponent_name,
-                       "outcome": outcome})
-    bot_games = []
-    for game in mine.filter(kind=Game.Kind.BOT).select_related("bot_rating_change") \
-            .order_by("-created_at")[:20]:
-        side = game.side_of(user)
-        change = getattr(game, "bot_rating_change", None)
-        if game.status != Game.Status.FINISHED:
-            outcome = "playing"
-        elif game.winner is None:
-            outcome = "draw"
-        else:
-            outcome = "won" if game.winner == side else "lost"
-        bot_games.append({"game": game, "side": side, "opponent": bot_name(game.bot_level),
-                          "outcome": outcome, "change": change})
+    counts = mine.filter(status=Game.Status.FINISHED).aggregate(
+        played=Count("pk"),
+        won=Count("pk", filter=Q(blue=user, winner="blue") | Q(orange=user, winner="orange")),
+        lost=Count("pk", filter=Q(blue=user, winner="orange") | Q(orange=user, winner="blue")),
+    )
+    recent = [_profile_row(game, user)
+              for game in mine.select_related("blue", "orange").order_by("-created_at")[:20]]
+    bot_games = [
+        {**_profile_row(game, user), "change": getattr(game, "bot_rating_change", None)}
+        for game in mine.filter(kind=Game.Kind.BOT).select_related("bot_rating_change")
+        .order_by("-created_at")[:20]
+    ]
     return {
         "profile_user": user,
         "rating": player.rating if player else START_RATING,
-        "played": finished.count(),
-        "won": won,
-        "lost": lost,
+        **counts,
         "recent": recent,
         "bot_rating": player.bot_rating if player else START_RATING,
         "bot_rated_games": player.bot_games if player else 0,
         "bot_games": bot_games,
     }
+
+
+def _profile_row(game: Game, user) -> dict[str, Any]:
+    """One game in a profile's lists: the user's side, the opponent's name, the outcome."""
+    side = game.side_of(user)
+    other = _other(side)
+    if game.bot_level and game.bot_side == other:
+        opponent = bot_name(game.bot_level)
+    else:
+        opponent_user = game.user_of(other)
+        opponent = opponent_user.username if opponent_user else "?"
+    if game.status != Game.Status.FINISHED:
+        outcome = "playing"
+    elif game.winner is None:
+        outcome = "draw"
+    else:
+        outcome = "won" if game.winner == side else "lost"
+    return {"game": game, "side": side, "opponent": opponent, "outcome": outcome}
 
 
 # --- CargoBot --------------------------------------------------------------------------------
@@ -645,8 +640,6 @@ def active_bot_games(player) -> list[Game]:
     """The games against CargoBot still being played by a member or a guest."""
     games = Game.objects.filter(kind=Game.Kind.BOT, status=Game.Status.ACTIVE)
     if player is not None and player.is_authenticated:
-        from django.db.models import Q
-
         games = games.filter(Q(blue=player) | Q(orange=player))
     elif getattr(player, "guest_key", None):
         games = games.filter(guest_key=player.guest_key)
