@@ -161,9 +161,11 @@ def state_of(game: Game, eg: EngineGame | None = None, *, you: str | None = None
     return state
 
 
-def public_state(game: Game, eg: EngineGame | None = None) -> dict[str, Any]:
-    """The snapshot broadcast to a group: without `you` (each client keeps its own side)."""
-    state = state_of(game, eg)
+def public_state(game: Game, eg: EngineGame | None = None, *, final: bool = True
+                 ) -> dict[str, Any]:
+    """The snapshot broadcast to a group: without `you` (each client keeps its own side).
+    `final=False`: an earlier ply, as `state_of` says."""
+    state = state_of(game, eg, final=final)
     del state["you"]
     return state
 
@@ -192,9 +194,7 @@ def turn_frames(game: Game, after: int) -> list[dict[str, Any]]:
         eg.play(turn.token)
         # The state right after the turn, as its broadcast had it (a later resignation or
         # rematch offer is in the current state, sent after these frames).
-        state = state_of(game, eg, final=False)
-        del state["you"]
-        frames.append(turn_frame(turn, state))
+        frames.append(turn_frame(turn, public_state(game, eg, final=False)))
     return frames
 
 
@@ -208,23 +208,17 @@ def replay_data(game_id: str) -> dict[str, Any]:
     """`GET /g/<id>/replay.json`: the state at every ply and every turn with its events."""
     game = get_game(game_id)
     eg = replay(game, upto=0)
-    states = [_replay_state(game, eg)]
+    states = [public_state(game, eg, final=False)]
     turns = []
     for turn in game.turns.order_by("ply"):
         eg.play(turn.token)
-        states.append(_replay_state(game, eg))
+        states.append(public_state(game, eg, final=False))
         turns.append({"ply": turn.ply, "token": turn.token, "side": turn.side,
                       "events": turn.events})
     if game.resigned:
-        states[-1] = _replay_state(game, engine_game(game), final=True)
+        states[-1] = public_state(game, engine_game(game))
     return {"id": game.id, "states": states, "turns": turns, "resigned": game.resigned,
             "result": states[-1]["result"]}
-
-
-def _replay_state(game: Game, eg: EngineGame, final: bool = False) -> dict[str, Any]:
-    state = state_of(game, eg, final=final)
-    del state["you"]
-    return state
 
 
 def record_text(game_id: str, site: str) -> tuple[Game, str]:
