@@ -182,10 +182,14 @@ def turn_frame(turn: Turn, state: dict[str, Any]) -> dict[str, Any]:
             "events": turn.events, "state": state}
 
 
-def turn_frames(game: Game, after: int) -> list[dict[str, Any]]:
-    """Every turn frame for plies >= after, each with the state after it (by replay)."""
+def turn_frames(game: Game, after: int, before: int | None = None) -> list[dict[str, Any]]:
+    """Every turn frame for plies >= after (and < before), each with the state after it
+    (by replay)."""
     after = max(0, after)
-    turns = list(game.turns.filter(ply__gte=after).order_by("ply"))
+    turns = game.turns.filter(ply__gte=after).order_by("ply")
+    if before is not None:
+        turns = turns.filter(ply__lt=before)
+    turns = list(turns)
     if not turns:
         return []
     eg = replay(game, upto=after)
@@ -392,8 +396,8 @@ def apply_turn(game_id: str, *, player, ply: int, token: str) -> TurnResult:
         if ply < game.ply:
             turn = game.turns.filter(ply=ply).first()
             if turn is not None and turn.token == token and turn.side == side:
-                frames = turn_frames(game, ply)
-                return TurnResult(frames[0], duplicate=True)
+                frame = turn_frames(game, ply, before=ply + 1)[0]  # only this ply's
+                return TurnResult(frame, duplicate=True)
             raise Refused("stale_ply", f"ply {ply} was already played; the game is at "
                           f"ply {game.ply}", game.ply, state_of(game, you=side))
         if game.is_over:
