@@ -67,33 +67,32 @@ def game(request, game_id):
     })
 
 
+def _as_player(request, call) -> JsonResponse:
+    """The HTTP fallback's writes: `call(player)` for a member or a guest with a session,
+    its frame as JSON, or the refusal."""
+    player = player_of(request)
+    if not player.is_authenticated and not getattr(player, "guest_key", None):
+        return _refused(Refused("not_a_player", "sign in to play"))
+    try:
+        return JsonResponse(call(player))
+    except Refused as refused:
+        return _refused(refused)
+
+
 @require_POST
 def turn(request, game_id):
     ply = _int_param(request.POST.get("ply"))
     token = request.POST.get("token", "")
     if ply is None or ply < 0 or not token or len(token) > services.MAX_TOKEN_LENGTH:
         return _refused(Refused("bad_frame", "a turn needs ply (an integer) and token"))
-    player = player_of(request)
-    if not player.is_authenticated and not getattr(player, "guest_key", None):
-        return _refused(Refused("not_a_player", "sign in to play"))
-    try:
-        result = services.apply_turn(game_id, player=player, ply=ply, token=token)
-    except Refused as refused:
-        return _refused(refused)
-    return JsonResponse(result.frame)
+    return _as_player(request, lambda player: services.apply_turn(
+        game_id, player=player, ply=ply, token=token).frame)
 
 
 @require_POST
 def resign(request, game_id):
-    player = player_of(request)
-    if not player.is_authenticated and not getattr(player, "guest_key", None):
-        return _refused(Refused("not_a_player", "sign in to play"))
-    try:
-        frame = services.resign(game_id, player=player,
-                                ply=_int_param(request.POST.get("ply")))
-    except Refused as refused:
-        return _refused(refused)
-    return JsonResponse(frame)
+    ply = _int_param(request.POST.get("ply"))
+    return _as_player(request, lambda player: services.resign(game_id, player=player, ply=ply))
 
 
 @never_cache
@@ -110,14 +109,7 @@ def events(request, game_id):
 
 @require_POST
 def rematch(request, game_id):
-    player = player_of(request)
-    if not player.is_authenticated and not getattr(player, "guest_key", None):
-        return _refused(Refused("not_a_player", "sign in to play"))
-    try:
-        frame = services.offer_rematch(game_id, user=player)
-    except Refused as refused:
-        return _refused(refused)
-    return JsonResponse(frame)
+    return _as_player(request, lambda player: services.offer_rematch(game_id, user=player))
 
 
 @require_GET
@@ -135,14 +127,19 @@ def replay(request, game_id):
 
 @require_GET
 def replay_json(request, game_id):
-    game = _game_or_404(game_id)
-    return JsonResponse(services.replay_data(game.id))
+    try:
+        return JsonResponse(services.replay_data(game_id))
+    except NotFound:
+        raise Http404("no such game") from None
 
 
 @require_GET
 def record(request, game_id):
-    _game_or_404(game_id)
-    game, text = services.record_text(game_id, site=request.build_absolute_uri("/").rstrip("/"))
+    site = request.build_absolute_uri("/").rstrip("/")
+    try:
+        game, text = services.record_text(game_id, site=site)
+    except NotFound:
+        raise Http404("no such game") from None
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="cargo-{game.id}.ccn"'
     return response
