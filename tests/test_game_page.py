@@ -66,7 +66,7 @@ def test_it_embeds_the_state_and_the_transport_urls():
 def test_it_accepts_a_pre_encoded_state_json_string():
     game = Game.new(5)
     html = render_game(None, state_json=json.dumps(site_state(game, you=None)))
-    # json_script of a JSON string: the page decodes it twice (game.js readJson).
+    # json_script of a JSON string: the page decodes it twice (panels.js readJson).
     assert json.loads(embedded(html, "game-state"))["size"] == 5
 
 

@@ -3,17 +3,9 @@
 import { Bay, touchedBy } from "./board.js";
 import { TurnControls } from "./controls.js";
 import {
-  describeTurn, playerName, renderAudit, renderPlayers, renderTurnList, sideName,
+  describeTurn, playerName, readJson, renderAudit, renderPlayers, renderTurnList, sideName,
 } from "./panels.js";
 import { GameSocket } from "./socket.js";
-
-export function readJson(id) {
-  const node = document.getElementById(id);
-  if (!node) return null;
-  let value = JSON.parse(node.textContent);
-  if (typeof value === "string") value = JSON.parse(value); // a pre-encoded JSON string
-  return value;
-}
 
 const STATUS_TEXT = {
   connecting: "Connecting…",

@@ -217,3 +217,13 @@ export function describeTurn(side, token, events) {
   if (!parts.length) return `${who} played ${token}`;
   return `${parts.join(", ")}.`.replace(/^./, (c) => c.toUpperCase());
 }
+
+// The JSON a template put in a json_script element (decoded twice if it was a
+// pre-encoded JSON string), or null if the page has no such element.
+export function readJson(id) {
+  const node = document.getElementById(id);
+  if (!node) return null;
+  let value = JSON.parse(node.textContent);
+  if (typeof value === "string") value = JSON.parse(value);
+  return value;
+}

@@ -1,13 +1,8 @@
 // The replay viewer: step through a finished game's states, animating each turn forward.
 import { Bay, touchedBy } from "./board.js";
-import { describeTurn, renderAudit, renderPlayers, renderTurnList } from "./panels.js";
-
-function readJson(id) {
-  const node = document.getElementById(id);
-  let value = JSON.parse(node.textContent);
-  if (typeof value === "string") value = JSON.parse(value);
-  return value;
-}
+import {
+  describeTurn, readJson, renderAudit, renderPlayers, renderTurnList,
+} from "./panels.js";
 
 function start() {
   const root = document.getElementById("replay");
