@@ -195,7 +195,7 @@ class RatingChange(models.Model):
 
 class BotRatingChange(models.Model):
     """One finished casual game against CargoBot: the member's vs CargoBot rating before and
-    after, against the level's fixed rating (`games.bot.BOT_RATINGS`)."""
+    after, against the level's fixed rating (`games.services.BOT_RATINGS`)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="bot_rating_change")
     user = models.ForeignKey(
