@@ -55,6 +55,7 @@ def game(request, game_id):
     return render(request, "games/game.html", {
         "game": game,
         "state": state,
+        "state_json": json.dumps(state),
         "ws_path": f"/ws/game/{game.id}/",
         "turn_url": reverse("games:turn", kwargs=kw),
         "resign_url": reverse("games:resign", kwargs=kw),
