@@ -295,6 +295,20 @@ class _Search:
             return need
         return _fewest_unloads(st[5], need)
 
+    def _drop_cells(self, occ: int, lock: int) -> list[tuple[int, int]]:
+        """(column, cell where the module comes to rest) for every legal drop (rules.md 4)."""
+        t = self.t
+        n, s = t.n, t.s
+        out = []
+        for x in range(n):
+            if x == lock:
+                continue
+            h = ((occ >> (x * s)) & t.colbits).bit_length()
+            if h >= n or (lock >= n and h == lock - n):
+                continue
+            out.append((x, x * s + h))
+        return out
+
     def _phase1(self, st: State, adding_only: bool = False
                 ) -> list[tuple[int, int, int, int, int, int]]:
         """Every legal Phase 1 action with its result (action, B, O, E, hand, lock).
@@ -306,15 +320,7 @@ class _Search:
         n, s = t.n, t.s
         b, o, e, hand, lock = st[0], st[1], st[2], st[3], st[4]
         occ = b | o | e
-        out = []
-        # drops (rules.md 4)
-        for x in range(n):
-            if x == lock:
-                continue
-            h = ((occ >> (x * s)) & t.colbits).bit_length()
-            if h >= n or (lock >= n and h == lock - n):
-                continue
-            out.append((x, b | 1 << (x * s + h), o, e, hand, lock))
+        out = [(x, b | 1 << c, o, e, hand, lock) for x, c in self._drop_cells(occ, lock)]
         if not hand:
             return out
         if hand & REROUTE_CARD:
@@ -405,13 +411,7 @@ class _Search:
         n, s = t.n, t.s
         occ = b | o | e
         near = self.g.neighbours
-        for x in range(n):
-            if x == lock:
-                continue
-            h = ((occ >> (x * s)) & t.colbits).bit_length()
-            if h >= n or (lock >= n and h == lock - n):
-                continue
-            c = x * s + h
+        for x, c in self._drop_cells(occ, lock):
             nb = b | 1 << c
             # A new AppCon must hold the new core, so it needs a Blue neighbour.
             if near[c] & b:
