@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 import time
 
-from engine.position import Position
+from engine.position import CURRENT_RULES, Position
 
 
-def play_random_game(rng: random.Random, size: int = 8, rules: str = "0.92") -> int:
+def play_random_game(rng: random.Random, size: int = 8, rules: str = CURRENT_RULES) -> int:
     """Play one game by the bench policy; return the number of turns."""
     p = Position(size, rules)
     rand = rng.random
@@ -33,7 +33,7 @@ def play_random_game(rng: random.Random, size: int = 8, rules: str = "0.92") -> 
 
 
 def run_bench(seconds: float = 10.0, seed: int = 1, size: int = 8,
-              rules: str = "0.92") -> tuple[float, float]:
+              rules: str = CURRENT_RULES) -> tuple[float, float]:
     """Play games for about ``seconds``; return (turns per second, games per second)."""
     rng = random.Random(seed)
     turns = games = 0

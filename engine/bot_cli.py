@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-LEVELS = ("easy", "medium", "hard")
+from engine.bot import BOT_LEVELS as LEVELS
+from engine.position import CURRENT_RULES
 
 
 def cmd_bot(args: argparse.Namespace) -> Any:
@@ -59,6 +60,6 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--opening", type=int, default=2, help="random drops before the bots play")
     p.add_argument("--jobs", type=int, default=1, help="processes")
-    p.add_argument("--rules", default="0.92")
+    p.add_argument("--rules", default=CURRENT_RULES)
     p.add_argument("--progress", action="store_true", help="a line per finished game")
     p.set_defaults(run=cmd_tournament)

@@ -17,6 +17,7 @@ from typing import Any
 from engine.errors import EngineError
 from engine.game import Game, unloads
 from engine.notation import decode, parse_position
+from engine.position import CURRENT_RULES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,7 +68,7 @@ def _parser() -> _Parser:
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--size", type=int, default=8)
-    p.add_argument("--rules", default="0.92")
+    p.add_argument("--rules", default=CURRENT_RULES)
     p.set_defaults(run=cmd_bench)
     for name in _COMMAND_MODULES:
         if importlib.util.find_spec(name) is not None:

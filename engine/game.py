@@ -21,7 +21,7 @@ from engine.notation import (
     parse_record,
     start_position,
 )
-from engine.position import BLUE, SIDE_NAMES, Event, FinalAudit, Position
+from engine.position import BLUE, CURRENT_RULES, SIDE_NAMES, Event, FinalAudit, Position
 
 
 class Game:
@@ -52,7 +52,7 @@ class Game:
     # --- making games ----------------------------------------------------------------
 
     @classmethod
-    def new(cls, size: int = 8, rules: str = "0.92") -> Game:
+    def new(cls, size: int = 8, rules: str = CURRENT_RULES) -> Game:
         return cls(start_position(size, rules))
 
     @classmethod

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from engine.errors import EngineError
 from engine.notation import Goal, format_position, format_record, parse_record
-from engine.position import BLUE, NO_LOCK, SHAPE_VALUES, Position
+from engine.position import BLUE, CURRENT_RULES, NO_LOCK, SHAPE_VALUES, Position
 from engine.solver import Solution, _Search, solve
 
 GOALS = ("unload", "score", "appcons")
@@ -43,7 +43,7 @@ class Generated:
 # --- shift-like positions ----------------------------------------------------------------
 
 
-def random_shift(rng: random.Random, n: int, rules: str = "0.92") -> Position:
+def random_shift(rng: random.Random, n: int, rules: str = CURRENT_RULES) -> Position:
     """A two-player shift in progress: both players build toward AppCons and unload.
 
     Each drop is, two times in three, into a column whose landing cell touches the
@@ -208,7 +208,7 @@ def _candidate(rng: random.Random, n: int, turns: int, kind: str, needs_card: bo
 
 
 def generate(size: int, turns: int, goal: str, needs_card: bool = False, seed: int = 1,
-             count: int = 1, rules: str = "0.92", batch: int = 3,
+             count: int = 1, rules: str = CURRENT_RULES, batch: int = 3,
              max_attempts: int = 2000) -> list[Generated]:
     """``count`` valid puzzles; each is the most interesting of ``batch`` valid candidates."""
     if size not in (5, 6, 7, 8):

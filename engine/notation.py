@@ -15,6 +15,7 @@ from engine.geometry import COLUMN_LETTERS, SHAPE_ORDER, SIZES, Geometry
 from engine.position import (
     BLUE,
     CARD_ORDER,
+    CURRENT_RULES,
     DAMAGE,
     LOCK,
     NO_CELL,
@@ -197,7 +198,7 @@ def _parse_number(text: str, what: str) -> int:
     return int(text)
 
 
-def start_position(n: int = 8, rules: str = "0.92") -> Position:
+def start_position(n: int = 8, rules: str = CURRENT_RULES) -> Position:
     """The empty bay of a new shift."""
     if n not in SIZES:
         raise EngineError(f"bay size must be 5 to 8, not {n}")
@@ -460,7 +461,7 @@ def _record_from(headers: dict[str, str], tokens: list[str]) -> Record:
         if rules is not None and start.rules != rules:
             raise EngineError(f"Start has rules {start.rules} but Rules says {rules}")
     else:
-        start = Position(size or 8, rules or "0.92")
+        start = Position(size or 8, rules or CURRENT_RULES)
     record = Record(headers, start, tokens)
     if ("Goal" in headers) != ("Turns" in headers):
         raise EngineError("a puzzle record needs both a Goal and a Turns header")

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from engine.position import BLUE, Position
+from engine.position import BLUE, CURRENT_RULES, Position
 
 PLAYERS = ("random", "easy", "medium", "hard")
 DEFAULT_PAIRINGS = ("easy-random", "medium-easy", "hard-medium")
@@ -62,7 +62,7 @@ def _random_turn(p: Position, rng: random.Random) -> tuple[int, int]:
 
 
 def play_game(pairing: str, size: int, index: int, seed: int, opening: int = 2,
-              rules: str = "0.92") -> GameResult:
+              rules: str = CURRENT_RULES) -> GameResult:
     """Play game ``index`` of a pairing: A is Blue on even indices, Orange on odd ones."""
     from engine.bot import choose
 
@@ -103,7 +103,7 @@ def _play(task: tuple[str, int, int, int, int, str]) -> GameResult:
 
 
 def run(pairings: Iterable[str], sizes: Iterable[int], games: int, seed: int = 1,
-        jobs: int = 1, opening: int = 2, rules: str = "0.92",
+        jobs: int = 1, opening: int = 2, rules: str = CURRENT_RULES,
         progress: bool = False) -> list[GameResult]:
     tasks = [(pr, s, i, seed, opening, rules) for pr in pairings for s in sizes
              for i in range(games)]
