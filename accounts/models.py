@@ -1,9 +1,10 @@
-"""A player's rating, kept beside Django's user (one row per user, made on first need)."""
+"""A player's ratings, kept beside Django's user (one row per user, made on first need).
+Only `rankings.ratings` writes them (when a game ends or is voided)."""
 
 from django.conf import settings
 from django.db import models
 
-START_RATING = 1200
+from rankings.elo import START_RATING
 
 
 class Player(models.Model):

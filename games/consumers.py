@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -18,7 +19,9 @@ from django.conf import settings
 from django.db import connection, connections
 
 from . import services
-from .services import Refused
+from .actors import Actor
+from .broadcast import LOBBY_GROUP, game_group, user_group
+from .protocol import MAX_TOKEN_LENGTH, Code, GameError
 
 MAX_FRAME_BYTES = 4096
 FRAMES_PER_SECOND = 20
@@ -30,7 +33,7 @@ CLOSE_FLOODING = 4429
 _db_executor: ThreadPoolExecutor | None = None
 
 
-def db(func):
+def db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     """`database_sync_to_async` for service calls. On PostgreSQL they run on a pool of
     LIVE_DB_THREADS threads (each with its own connection), so one game's database round
     trips do not queue behind another's; the row lock keeps each game's turns in order.
@@ -82,26 +85,27 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
     window_count = 0
     strikes = 0
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
         if not self.allow_frame():
             if self.strikes > FLOOD_STRIKES:
                 await self.close(code=CLOSE_FLOODING)
             elif self.window_count == FRAMES_PER_SECOND + 1:
-                await self.send_error("throttled", "too many frames; slow down")
+                await self.send_error(Code.THROTTLED, "too many frames; slow down")
             return
         if text_data is None:
-            await self.send_error("bad_frame", "frames are JSON text")
+            await self.send_error(Code.BAD_FRAME, "frames are JSON text")
             return
         if len(text_data.encode()) > MAX_FRAME_BYTES:
-            await self.send_error("bad_frame", f"frames are at most {MAX_FRAME_BYTES} bytes")
+            await self.send_error(Code.BAD_FRAME, f"frames are at most {MAX_FRAME_BYTES} bytes")
             return
         try:
             content = json.loads(text_data)
         except ValueError:
-            await self.send_error("bad_frame", "frames are JSON objects")
+            await self.send_error(Code.BAD_FRAME, "frames are JSON objects")
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            await self.send_error("bad_frame", 'frames are JSON objects with a "type"')
+            await self.send_error(Code.BAD_FRAME, 'frames are JSON objects with a "type"')
             return
         await self.receive_json(content)
 
@@ -119,10 +123,10 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
             return False
         return True
 
-    async def send_error(self, code: str, message: str, ply: int | None = None):
-        await self.send_json({"type": "error", "code": code, "message": message, "ply": ply})
+    async def send_error(self, code: Code, message: str, ply: int | None = None) -> None:
+        await self.send_json(GameError(code, message, ply).frame())
 
-    async def frame_send(self, message):
+    async def frame_send(self, message: dict[str, Any]) -> None:
         """A frame a service broadcast to one of our groups, already JSON text."""
         await self.send(text_data=message["text"])
 
@@ -130,82 +134,83 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
 class GameConsumer(FrameConsumer):
     game_id = ""
     group = ""
-    side: str | None = None
+    actor: Actor | None = None
+    seat: int | None = None
 
-    async def connect(self):
+    async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
-        self.user = self.scope.get("user")
+        self.actor = Actor.of_user(self.scope.get("user"))
         try:
             state = await db(self.load_state)()
-        except Refused:
+        except GameError:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.group = services.game_group(self.game_id)
+        self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"type": "state", "state": state})
 
     def load_state(self) -> dict[str, Any]:
         game = services.get_game(self.game_id)
-        self.side = game.side_of(self.user)
-        return services.state_of(game, you=self.side)
+        self.seat = services.seat_of(game, self.actor)
+        return services.state_of(game, viewer=self.seat)
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive_json(self, content, **kwargs):
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content["type"]
         if kind == "ping":
             await self.send_json({"type": "pong"})
         elif kind == "turn":
             ply, token = _ply(content.get("ply")), content.get("token")
             if ply is None or not isinstance(token, str) or not token \
-                    or len(token) > services.MAX_TOKEN_LENGTH:
-                await self.send_error("bad_frame", 'a turn is {"type": "turn", "ply": int, '
+                    or len(token) > MAX_TOKEN_LENGTH:
+                await self.send_error(Code.BAD_FRAME, 'a turn is {"type": "turn", "ply": int, '
                                       '"token": str}')
                 return
             await self.call(self.play, ply, token)
         elif kind == "resign":
             if "ply" in content and _ply(content["ply"]) is None:
-                await self.send_error("bad_frame", 'a resign is {"type": "resign", "ply": int}')
+                await self.send_error(Code.BAD_FRAME,
+                                      'a resign is {"type": "resign", "ply": int}')
                 return
             await self.call(self.resign, content.get("ply"))
         elif kind == "sync":
             after = _ply(content.get("after"))
             if after is None:
-                await self.send_error("bad_frame", 'a sync is {"type": "sync", "after": int}')
+                await self.send_error(Code.BAD_FRAME,
+                                      'a sync is {"type": "sync", "after": int}')
                 return
             await self.call(self.sync, after)
         else:
-            await self.send_error("bad_frame", f"unknown frame type {kind[:32]!r}")
+            await self.send_error(Code.BAD_FRAME, f"unknown frame type {kind[:32]!r}")
 
-    async def call(self, handler, *args):
+    async def call(self, handler: Callable[..., Awaitable[None]], *args: Any) -> None:
         try:
             await handler(*args)
-        except Refused as refused:
+        except GameError as refused:
             await self.send_json(refused.frame())
-            if refused.code == "stale_ply" and refused.state is not None:
+            if refused.error == Code.STALE_PLY and refused.state is not None:
                 await self.send_json({"type": "state", "state": refused.state})
 
-    async def play(self, ply: int, token: str):
-        if not self.side:
-            raise Refused("not_a_player", "spectators cannot play")
+    async def play(self, ply: int, token: str) -> None:
+        if self.seat is None:
+            raise GameError(Code.NOT_A_PLAYER, "spectators cannot play")
         result = await db(services.apply_turn)(
-            self.game_id, player=self.user, ply=ply, token=token
+            self.game_id, actor=self.actor, ply=ply, token=token
         )
         if result.duplicate:  # a fresh turn's acknowledgement is the group broadcast
             await self.send_json(result.frame)
 
-    async def resign(self, ply: int | None):
-        if not self.side:
-            raise Refused("not_a_player", "spectators cannot resign")
-        await db(services.resign)(self.game_id, player=self.user, ply=ply)
+    async def resign(self, ply: int | None) -> None:
+        if self.seat is None:
+            raise GameError(Code.NOT_A_PLAYER, "spectators cannot resign")
+        await db(services.resign)(self.game_id, actor=self.actor, ply=ply)
 
-    async def sync(self, after: int):
-        data = await db(services.catch_up)(
-            self.game_id, after=after, you=self.side
-        )
+    async def sync(self, after: int) -> None:
+        data = await db(services.catch_up)(self.game_id, after=after, viewer=self.seat)
         for frame in data["turns"]:
             await self.send_json(frame)
         await self.send_json({"type": "state", "state": data["state"]})
@@ -217,23 +222,23 @@ class LobbyConsumer(FrameConsumer):
 
     groups_joined: list[str] = []
 
-    async def connect(self):
+    async def connect(self) -> None:
         user = self.scope.get("user")
-        self.groups_joined = [services.LOBBY_GROUP]
+        self.groups_joined = [LOBBY_GROUP]
         if user is not None and user.is_authenticated:
-            self.groups_joined.append(services.user_group(user.pk))
+            self.groups_joined.append(user_group(user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         seeks = await db(services.open_seeks)()
         await self.send_json({"type": "seeks", "seeks": seeks})
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def receive_json(self, content, **kwargs):
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content["type"] == "ping":
             await self.send_json({"type": "pong"})
         else:
-            await self.send_error("bad_frame", "the lobby socket only answers ping")
+            await self.send_error(Code.BAD_FRAME, "the lobby socket only answers ping")

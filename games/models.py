@@ -1,17 +1,29 @@
-"""Live games: a game is its start plus its turns (`Turn`, unique per game and ply);
-`Game.position`, `ply` and `tokens` cache the replay. Seeks and challenge links make games;
-`RatingChange` keeps each rated game's Elo history, `BotRatingChange` the vs CargoBot
-rating's history (docs/bot-games.md)."""
+"""Games, their seats and decisions, and challenges.
+
+A game is its start plus its decisions (`Turn`, unique per game and ply); `Game.position`,
+`ply` and `tokens` cache the replay. A game has N seats (`Seat`: Cargo Connect 2, Blue and
+Orange being seats 0 and 1; Cargo Express 2–4), each held by a member, a guest (by browser
+session) or a bot at a level, with its score and place once the game ends. `game_type` names
+the game kind (`games.kinds`) that decides every rule. Challenges (lobby seeks and links)
+make games. Ratings live in `rankings`.
+"""
+
+from __future__ import annotations
 
 import secrets
 import string
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
 
+from .kinds import GameKind, get_kind
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 BASE62 = string.digits + string.ascii_letters
 ID_LENGTH = 10
-SIDES = ("blue", "orange")
 
 
 def new_id() -> str:
@@ -20,61 +32,52 @@ def new_id() -> str:
 
 
 class Game(models.Model):
-    class Kind(models.TextChoices):
-        HUMAN = "human"
-        BOT = "bot"
-        DAILY = "daily"
+    class Mode(models.TextChoices):
+        ONLINE = "online"  # people against people, by seek or link
+        BOT = "bot"  # casual, against CargoBot
+        DAILY = "daily"  # the Daily Challenge
 
     class Status(models.TextChoices):
         ACTIVE = "active"
         FINISHED = "finished"
+        VOIDED = "voided"  # stopped by the site; counts nowhere
 
-    class BotLevel(models.TextChoices):
-        EASY = "easy"
-        MEDIUM = "medium"
-        HARD = "hard"
-
-    SIDE_CHOICES = [(s, s) for s in SIDES]
+    class Termination(models.TextChoices):
+        PLAYED_OUT = "played_out"  # the rules ended it (Final Audit)
+        RESIGNED = "resigned"
+        DAY_ENDED = "day_ended"  # resigned for the player when the Daily Challenge's day ended
+        TIMED_OUT = "timed_out"
+        VOIDED = "voided"
 
     id = models.CharField(primary_key=True, max_length=ID_LENGTH, default=new_id, editable=False)
-    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.HUMAN)
+    game_type = models.CharField(max_length=24, default="cargo-connect")
+    mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.ONLINE)
     rated = models.BooleanField(default=True)
-    size = models.PositiveSmallIntegerField()
-    rules = models.CharField(max_length=8, default="0.92")
-    start = models.CharField(max_length=200)  # the start position, in the notation
-    blue = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="games_as_blue",
-    )
-    orange = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="games_as_orange",
-    )
-    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, null=True, blank=True)
-    bot_side = models.CharField(max_length=6, choices=SIDE_CHOICES, null=True, blank=True)
-    guest_key = models.CharField(max_length=64, null=True, blank=True, db_index=True)
-    # CargoBot games: the seed of the bot's choices (fixed at creation, so a retried task
-    # chooses the same turn), and since when the game has waited on the bot (None when it
-    # is not the bot's turn); the sweep re-enqueues games that waited too long.
+    rules = models.CharField(max_length=8)
+    options = models.JSONField(default=dict)  # the kind's options, e.g. {"size": 6}
+    start = models.TextField()  # the start position, in the kind's notation
+
+    # Bot seats: the seed of the bots' choices (fixed at creation, so a retried task
+    # chooses the same decision) and the version of the bot that plays them; since when
+    # the game has waited on a bot (None when no bot is to move); the sweep re-enqueues
+    # games that waited too long.
     bot_seed = models.BigIntegerField(null=True, blank=True)
+    bot_version = models.CharField(max_length=16, blank=True, default="")
     bot_waiting_since = models.DateTimeField(null=True, blank=True, db_index=True)
 
-    # The cache of replaying the turns.
-    position = models.CharField(max_length=200)
+    # The cache of replaying the decisions.
+    position = models.TextField()
     ply = models.PositiveIntegerField(default=0)
     tokens = models.JSONField(default=list)
 
     status = models.CharField(
         max_length=8, choices=Status.choices, default=Status.ACTIVE, db_index=True
     )
-    winner = models.CharField(max_length=6, choices=SIDE_CHOICES, null=True, blank=True)
-    score_blue = models.IntegerField(null=True, blank=True)
-    score_orange = models.IntegerField(null=True, blank=True)
-    resigned = models.CharField(max_length=6, choices=SIDE_CHOICES, null=True, blank=True)
+    termination = models.CharField(max_length=10, choices=Termination.choices, blank=True,
+                                   default="")
+    void_reason = models.CharField(max_length=200, blank=True, default="")
 
-    rematch_offered_by = models.CharField(
-        max_length=6, choices=SIDE_CHOICES, null=True, blank=True
-    )
+    rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)  # a seat
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
     )
@@ -82,48 +85,119 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    seats: models.Manager[Seat]
+    turns: models.Manager[Turn]
+
     class Meta:
         indexes = [models.Index(fields=["-created_at"])]
 
     def __str__(self) -> str:
-        return f"{self.id} ({self.size}×{self.size}, {self.status})"
+        return f"{self.id} ({self.game_type}, {self.status})"
+
+    @property
+    def kind(self) -> GameKind:
+        return get_kind(self.game_type)
 
     @property
     def is_over(self) -> bool:
-        return self.status == self.Status.FINISHED
+        return self.status != self.Status.ACTIVE
 
-    def user_of(self, side: str):
-        return self.blue if side == "blue" else self.orange
+    @property
+    def size(self) -> int | None:
+        """The bay's size, for games that have one (Cargo Connect)."""
+        size = self.options.get("size")
+        return int(size) if size is not None else None
+
+    @property
+    def seat_list(self) -> list[Seat]:
+        """The seats in order, loaded once (prefetched by `games.store`)."""
+        cached: list[Seat] | None = getattr(self, "_seat_cache", None)
+        if cached is None:
+            cached = sorted(self.seats.all(), key=lambda s: s.index)
+            self._seat_cache = cached
+        return cached
+
+    def set_seats(self, seats: list[Seat]) -> None:
+        self._seat_cache = sorted(seats, key=lambda s: s.index)
+
+    def user_at(self, index: int) -> User | None:
+        return self.seat_list[index].user
+
+    @property
+    def bot_seats(self) -> list[int]:
+        return [s.index for s in self.seat_list if s.bot_level]
+
+    @property
+    def bot_level(self) -> str | None:
+        """The level of the game's bot (the first bot seat's), or None."""
+        return next((s.bot_level for s in self.seat_list if s.bot_level), None)
+
+    @property
+    def human_seats(self) -> list[int]:
+        return [s.index for s in self.seat_list if not s.bot_level]
 
     @property
     def human_side(self) -> str | None:
-        """In a game against CargoBot, the side the person plays."""
-        if not self.bot_side:
-            return None
-        return "orange" if self.bot_side == "blue" else "blue"
+        """In a game with bots, the seat key of the (first) person's seat."""
+        humans = self.human_seats
+        return self.kind.seat_key(humans[0]) if humans and self.bot_seats else None
 
-    def side_of(self, user) -> str | None:
-        """The side a signed-in user (or, in a game against CargoBot, the guest whose
-        browser session made it: `games.guests.Guest`) plays in this game, or None."""
-        if user is None:
-            return None
-        if not user.is_authenticated:
-            key = getattr(user, "guest_key", None)
-            if key and self.guest_key == key:
-                return self.human_side
-            return None
-        if self.blue_id == user.pk:
-            return "blue"
-        if self.orange_id == user.pk:
-            return "orange"
-        return None
+    @property
+    def resigned_seats(self) -> list[int]:
+        return [s.index for s in self.seat_list if s.resigned]
+
+
+class Seat(models.Model):
+    """Who holds one seat of a game (exactly one of member, guest or bot level), and how
+    that seat ended: score, place (1 = first, ties share), outcome for counting."""
+
+    class Outcome(models.TextChoices):
+        WIN = "win"
+        DRAW = "draw"
+        LOSS = "loss"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    guest_key = models.CharField(max_length=64, null=True, blank=True, db_index=True)
+    bot_level = models.CharField(max_length=8, null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True, default="")
+    resigned = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_game_index"),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=True, guest_key__isnull=True)
+                    | models.Q(user__isnull=True, bot_level__isnull=True)
+                    | models.Q(guest_key__isnull=True, bot_level__isnull=True)
+                ),
+                name="seat_one_holder",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} seat {self.index}"
+
+    def describe_holder(self) -> dict[str, Any]:
+        return {"user": self.user_id, "guest": bool(self.guest_key), "bot": self.bot_level}
 
 
 class Turn(models.Model):
+    """One decision of one seat, with the events it caused (all of them: what each viewer
+    may see is filtered by the game kind when frames are built)."""
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
     ply = models.PositiveIntegerField()
-    token = models.CharField(max_length=32)
-    side = models.CharField(max_length=6, choices=Game.SIDE_CHOICES)
+    token = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField()
     events = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -139,26 +213,23 @@ class Turn(models.Model):
 
 class Challenge(models.Model):
     """A seek in the lobby (`public`) or a challenge by link: the first other signed-in
-    player to accept it starts a game."""
+    player to accept it starts a game. `seat` is the creator's seat (None: drawn at
+    random when accepted)."""
 
     class Status(models.TextChoices):
         OPEN = "open"
         ACCEPTED = "accepted"
         CANCELLED = "cancelled"
 
-    class Color(models.TextChoices):
-        RANDOM = "random"
-        BLUE = "blue"
-        ORANGE = "orange"
-
     id = models.CharField(primary_key=True, max_length=ID_LENGTH, default=new_id, editable=False)
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges"
     )
     public = models.BooleanField(default=True)
-    size = models.PositiveSmallIntegerField(default=6)
-    rules = models.CharField(max_length=8, default="0.92")
-    color = models.CharField(max_length=6, choices=Color.choices, default=Color.RANDOM)
+    game_type = models.CharField(max_length=24, default="cargo-connect")
+    options = models.JSONField(default=dict)
+    rules = models.CharField(max_length=8)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(
         max_length=9, choices=Status.choices, default=Status.OPEN, db_index=True
     )
@@ -173,47 +244,16 @@ class Challenge(models.Model):
     def __str__(self) -> str:
         return f"{self.id} by {self.creator} ({self.status})"
 
-
-class RatingChange(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
-    )
-    before = models.IntegerField()
-    after = models.IntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="rating_change_once")
-        ]
+    @property
+    def kind(self) -> GameKind:
+        return get_kind(self.game_type)
 
     @property
-    def delta(self) -> int:
-        return self.after - self.before
-
-
-class BotRatingChange(models.Model):
-    """One finished casual game against CargoBot: the member's vs CargoBot rating before and
-    after, against the level's fixed rating (`games.services.BOT_RATINGS`)."""
-
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="bot_rating_change")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_rating_changes"
-    )
-    level = models.CharField(max_length=8, choices=Game.BotLevel.choices)
-    bot_rating = models.IntegerField()
-    score = models.FloatField()  # 1 win, 0.5 draw, 0 loss
-    before = models.IntegerField()
-    after = models.IntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-
-    def __str__(self) -> str:
-        return f"{self.user} vs CargoBot {self.level}: {self.before} -> {self.after}"
+    def size(self) -> int | None:
+        size = self.options.get("size")
+        return int(size) if size is not None else None
 
     @property
-    def delta(self) -> int:
-        return self.after - self.before
+    def color(self) -> str:
+        """The creator's seat by name, or "random"."""
+        return "random" if self.seat is None else self.kind.seat_key(self.seat)

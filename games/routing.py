@@ -8,3 +8,4 @@ websocket_urlpatterns = [
     path("ws/game/<gid:game_id>/", consumers.GameConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
 ]
+

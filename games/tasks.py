@@ -1,11 +1,11 @@
 """Celery tasks of live play: CargoBot's turns and the sweep that re-sends lost ones.
 
 Both are idempotent and guarded. `bot_turn(game_id, ply)` plays only if the game is still at
-`ply` with CargoBot to move (through `services.apply_turn`, the one apply path, which locks
-the game row: two copies of the task play once). It is sent only after the human's turn
-commits (`services._await_bot`), acknowledged late (a worker that dies mid-turn leaves the
-message to be delivered again), limited in time, and retried a few times on database
-connection errors. `sweep_bot_games` runs from Celery beat (CELERY_BEAT_SCHEDULE).
+`ply` with CargoBot to move (through `games.play.apply_turn`, the one apply path, which
+locks the game row: two copies of the task play once). It is sent only after the human's
+turn commits (`games.bots.send_task_on_commit`), acknowledged late (a worker that dies
+mid-turn leaves the message to be delivered again), limited in time, and retried a few
+times on database connection errors. `sweep_bot_games` runs from Celery beat (CELERY_BEAT_SCHEDULE).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 
-from . import services
+from . import bots
 
 log = logging.getLogger(__name__)
 
@@ -41,13 +41,13 @@ BOT_TURN_MAX_RETRIES = 3
 def bot_turn(game_id: str, ply: int) -> str:
     """CargoBot's turn in `game_id` at `ply`; does nothing if the game moved on."""
     try:
-        outcome = services.play_bot_turn(game_id, ply)
+        outcome = bots.play_bot_turn(game_id, ply)
     except SoftTimeLimitExceeded:
         # Out of time (a very slow machine): play Medium's turn, which takes milliseconds,
         # rather than leave the player waiting for the sweep to try again.
         log.warning("CargoBot ran out of time in game %s at ply %s; playing Medium's turn",
                     game_id, ply)
-        outcome = services.play_bot_turn(game_id, ply, level="medium")
+        outcome = bots.play_bot_turn(game_id, ply, level="medium")
     if outcome != "played":
         log.info("CargoBot's task for game %s at ply %s did nothing: %s", game_id, ply, outcome)
     return outcome
@@ -57,4 +57,4 @@ def bot_turn(game_id: str, ply: int) -> str:
              ignore_result=True)
 def sweep_bot_games() -> list[str]:
     """Re-send CargoBot's task for games that have waited on it too long."""
-    return services.sweep_bot_games()
+    return bots.sweep_bot_games()

@@ -1,41 +1,46 @@
 """Thin views: parse, call a service, render or answer JSON. The page's plain-HTTP fallback
-(turn, resign, events) answers the same objects as the WebSocket frames."""
+(turn, resign, events, rematch) answers the same objects as the WebSocket frames; a refusal
+answers its error frame with the status its code carries."""
+
+from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from rankings.elo import BOT_RATINGS
+
 from . import services
-from .guests import ensure_session, player_of
+from .actors import Actor, actor_of, ensure_session
+from .kinds import get_kind
+from .lobby import my_challenges
 from .models import Challenge, Game
-from .services import NotFound, Refused
+from .protocol import MAX_TOKEN_LENGTH, Code, GameError, NotFound, game_socket_path
 
-REFUSED_STATUS = {"stale_ply": 409, "game_over": 409, "gone": 409, "not_a_player": 403,
-                  "not_your_turn": 409, "not_found": 404}
+CARGO_CONNECT = "cargo-connect"
 
 
-def _game_or_404(game_id):
+def _game_or_404(game_id: str) -> Game:
     try:
         return services.get_game(game_id)
     except NotFound:
         raise Http404("no such game") from None
 
 
-def _refused(refused: Refused) -> JsonResponse:
-    body = refused.frame()
-    if refused.state is not None:
-        body["state"] = refused.state
-    return JsonResponse(body, status=REFUSED_STATUS.get(refused.code, 400))
+def _refused(refused: GameError) -> JsonResponse:
+    return JsonResponse(refused.body(), status=refused.status)
 
 
-def _int_param(value, default=None):
+def _int_param(value: Any, default: int | None = None) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -46,17 +51,20 @@ def _int_param(value, default=None):
 
 
 @never_cache
-def game(request, game_id):
+def game(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
-    if services.nudge_bot(game):  # a CargoBot turn that was lost is sent again
+    if services.nudge_bot(game):  # a bot's turn that was lost is sent again
         game = _game_or_404(game_id)
-    state = services.state_of(game, you=game.side_of(player_of(request)))
+    kind = game.kind
+    state = services.state_of(game, viewer=services.seat_of(game, actor_of(request)))
     kw = {"game_id": game.id}
     return render(request, "games/game.html", {
         "game": game,
         "state": state,
         "state_json": json.dumps(state),
-        "ws_path": f"/ws/game/{game.id}/",
+        "view_template": kind.view_template,
+        "view_module": kind.view_module,
+        "ws_path": game_socket_path(game.id),
         "turn_url": reverse("games:turn", kwargs=kw),
         "resign_url": reverse("games:resign", kwargs=kw),
         "events_url": reverse("games:events", kwargs=kw),
@@ -67,66 +75,69 @@ def game(request, game_id):
     })
 
 
-def _as_player(request, call) -> JsonResponse:
-    """The HTTP fallback's writes: `call(player)` for a member or a guest with a session,
+def _as_player(request: HttpRequest, call: Callable[[Actor], dict[str, Any]]) -> JsonResponse:
+    """The HTTP fallback's writes: `call(actor)` for a member or a guest with a session,
     its frame as JSON, or the refusal."""
-    player = player_of(request)
-    if not player.is_authenticated and not getattr(player, "guest_key", None):
-        return _refused(Refused("not_a_player", "sign in to play"))
+    actor = actor_of(request)
+    if actor is None:
+        return _refused(GameError(Code.NOT_A_PLAYER, "sign in to play"))
     try:
-        return JsonResponse(call(player))
-    except Refused as refused:
+        return JsonResponse(call(actor))
+    except GameError as refused:
         return _refused(refused)
 
 
 @require_POST
-def turn(request, game_id):
+def turn(request: HttpRequest, game_id: str) -> JsonResponse:
     ply = _int_param(request.POST.get("ply"))
     token = request.POST.get("token", "")
-    if ply is None or ply < 0 or not token or len(token) > services.MAX_TOKEN_LENGTH:
-        return _refused(Refused("bad_frame", "a turn needs ply (an integer) and token"))
-    return _as_player(request, lambda player: services.apply_turn(
-        game_id, player=player, ply=ply, token=token).frame)
+    if ply is None or ply < 0 or not token or len(token) > MAX_TOKEN_LENGTH:
+        return _refused(GameError(Code.BAD_FRAME, "a turn needs ply (an integer) and token"))
+    return _as_player(request, lambda actor: services.apply_turn(
+        game_id, actor=actor, ply=ply, token=token).frame)
 
 
 @require_POST
-def resign(request, game_id):
+def resign(request: HttpRequest, game_id: str) -> JsonResponse:
     ply = _int_param(request.POST.get("ply"))
-    return _as_player(request, lambda player: services.resign(game_id, player=player, ply=ply))
+    return _as_player(request, lambda actor: services.resign(game_id, actor=actor, ply=ply))
 
 
 @never_cache
 @require_GET
-def events(request, game_id):
-    after = _int_param(request.GET.get("after"), 0)
+def events(request: HttpRequest, game_id: str) -> JsonResponse:
+    after = _int_param(request.GET.get("after"), 0) or 0
     game = _game_or_404(game_id)
     try:
-        data = services.catch_up(game.id, after=after, you=game.side_of(player_of(request)))
-    except Refused as refused:
+        data = services.catch_up(game.id, after=after,
+                                 viewer=services.seat_of(game, actor_of(request)))
+    except GameError as refused:
         return _refused(refused)
     return JsonResponse(data)
 
 
 @require_POST
-def rematch(request, game_id):
-    return _as_player(request, lambda player: services.offer_rematch(game_id, user=player))
+def rematch(request: HttpRequest, game_id: str) -> JsonResponse:
+    return _as_player(request, lambda actor: services.offer_rematch(game_id, actor=actor))
 
 
 @require_GET
-def replay(request, game_id):
+def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
     data = services.replay_data(game.id)
     return render(request, "games/replay.html", {
         "game": game,
         "replay_json": json.dumps(data),
         "replay": data,
+        "view_template": game.kind.view_template,
+        "view_module": game.kind.view_module,
         "record_url": reverse("games:record", kwargs={"game_id": game.id}),
         "game_url": reverse("games:game", kwargs={"game_id": game.id}),
     })
 
 
 @require_GET
-def replay_json(request, game_id):
+def replay_json(request: HttpRequest, game_id: str) -> JsonResponse:
     try:
         return JsonResponse(services.replay_data(game_id))
     except NotFound:
@@ -134,7 +145,7 @@ def replay_json(request, game_id):
 
 
 @require_GET
-def record(request, game_id):
+def record(request: HttpRequest, game_id: str) -> HttpResponse:
     site = request.build_absolute_uri("/").rstrip("/")
     try:
         game, text = services.record_text(game_id, site=site)
@@ -148,34 +159,35 @@ def record(request, game_id):
 # --- lobby and challenges --------------------------------------------------------------------
 
 
-def lobby(request):
-    mine = []
-    if request.user.is_authenticated:
-        mine = Challenge.objects.filter(creator=request.user, status=Challenge.Status.OPEN)
+def lobby(request: HttpRequest) -> HttpResponse:
+    kind = get_kind(CARGO_CONNECT)
     return render(request, "games/lobby.html", {
         "seeks": services.open_seeks(),
-        "my_challenges": mine,
-        "my_bot_games": services.active_bot_games(player_of(request)),
-        "sizes": range(services.MIN_SIZE, services.MAX_SIZE + 1),
-        "colors": Challenge.Color.choices,
-        "bot_levels": [(level, services.bot_name(level), rating)
-                       for level, rating in services.BOT_RATINGS.items()],
+        "my_challenges": my_challenges(request.user),
+        "my_bot_games": services.active_bot_games(actor_of(request)),
+        "sizes": kind.sizes,  # type: ignore[attr-defined]
+        "rules": kind.rules_version,
+        "colors": [("random", "Random"), *((kind.seat_key(i), kind.seat_label(i))
+                                           for i in range(2))],
+        "bot_levels": [(level, kind.bot_name(level), BOT_RATINGS[level])
+                       for level in kind.bot_levels],
         "seeks_url": reverse("games:seeks_json"),
     })
 
 
 @require_POST
-def create_bot_game(request):
+def create_bot_game(request: HttpRequest) -> HttpResponse:
     """Play CargoBot: members and guests alike (a guest's game belongs to this browser
     session, which is made here if there is none)."""
-    user = request.user if request.user.is_authenticated else None
+    actor = Actor.member(request.user) if request.user.is_authenticated \
+        else Actor.guest(ensure_session(request))
     try:
         game = services.create_bot_game(
-            user=user, guest_key=None if user else ensure_session(request),
-            level=request.POST.get("level", Game.BotLevel.EASY),
-            size=request.POST.get("size", 6), color=request.POST.get("color", "random"),
+            actor=actor, level=request.POST.get("level", "easy"),
+            options={"size": request.POST.get("size", 6)},
+            seat=request.POST.get("color", "random"),
         )
-    except Refused as refused:
+    except GameError as refused:
         messages.error(request, refused.message)
         return redirect("games:index")
     return redirect("games:game", game_id=game.id)
@@ -183,20 +195,20 @@ def create_bot_game(request):
 
 @never_cache
 @require_GET
-def seeks_json(request):
+def seeks_json(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"seeks": services.open_seeks()})
 
 
 @login_required
 @require_POST
-def create_seek(request):
+def create_seek(request: HttpRequest) -> HttpResponse:
     public = request.POST.get("mode", "lobby") != "link"
     try:
         challenge = services.create_challenge(
-            request.user, size=request.POST.get("size", 6),
+            request.user, options={"size": request.POST.get("size", 6)},
             color=request.POST.get("color", "random"), public=public,
         )
-    except Refused as refused:
+    except GameError as refused:
         messages.error(request, refused.message)
         return redirect("games:index")
     if public:
@@ -204,19 +216,24 @@ def create_seek(request):
     return redirect("games:challenge", challenge_id=challenge.id)
 
 
-def _challenge_or_404(challenge_id):
+def _challenge_or_404(challenge_id: str) -> Challenge:
     try:
         return Challenge.objects.select_related("creator", "game").get(id=challenge_id)
     except Challenge.DoesNotExist:
         raise Http404("no such challenge") from None
 
 
+def _plays_in(challenge: Challenge, request: HttpRequest) -> bool:
+    game = challenge.game
+    return game is not None and services.seat_of(game, actor_of(request)) is not None
+
+
 @login_required
 @require_GET
-def challenge(request, challenge_id):
+def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """The link of a challenge: its creator waits here; whoever follows it may accept."""
     challenge = _challenge_or_404(challenge_id)
-    if challenge.game_id and challenge.game.side_of(request.user):
+    if challenge.game_id and _plays_in(challenge, request):
         return redirect("games:game", game_id=challenge.game_id)
     return render(request, "games/challenge.html", {
         "challenge": challenge,
@@ -229,10 +246,11 @@ def challenge(request, challenge_id):
 @never_cache
 @login_required
 @require_GET
-def challenge_json(request, challenge_id):
+def challenge_json(request: HttpRequest, challenge_id: str) -> JsonResponse:
     challenge = _challenge_or_404(challenge_id)
-    body = {"id": challenge.id, "status": challenge.status, "game": None, "url": None}
-    if challenge.game_id and challenge.game.side_of(request.user):
+    body: dict[str, Any] = {"id": challenge.id, "status": challenge.status, "game": None,
+                            "url": None}
+    if challenge.game_id and _plays_in(challenge, request):
         body["game"] = challenge.game_id
         body["url"] = reverse("games:game", kwargs={"game_id": challenge.game_id})
     return JsonResponse(body)
@@ -240,12 +258,12 @@ def challenge_json(request, challenge_id):
 
 @login_required
 @require_POST
-def accept(request, challenge_id):
+def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
     try:
         game = services.accept_challenge(request.user, challenge_id)
     except NotFound:
         raise Http404("no such challenge") from None
-    except Refused as refused:
+    except GameError as refused:
         messages.error(request, refused.message)
         return redirect("games:index")
     return redirect("games:game", game_id=game.id)
@@ -253,9 +271,9 @@ def accept(request, challenge_id):
 
 @login_required
 @require_POST
-def cancel(request, challenge_id):
+def cancel(request: HttpRequest, challenge_id: str) -> HttpResponse:
     try:
         services.cancel_challenge(request.user, challenge_id)
-    except Refused as refused:
+    except GameError as refused:
         messages.error(request, refused.message)
     return redirect("games:index")

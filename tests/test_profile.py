@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import services
+from tests.games.support import Actor, new_game
 
 
 @pytest.mark.django_db
@@ -11,11 +12,11 @@ def test_it_shows_rating_record_and_recent_games(client):
     User = get_user_model()
     alice = User.objects.create_user("alice", "alice@example.com", "pw-cargo-123")
     bob = User.objects.create_user("bob", "bob@example.com", "pw-cargo-123")
-    won = services.create_game(blue=alice, orange=bob, size=5)
-    services.resign(won.id, player=bob)
-    lost = services.create_game(blue=bob, orange=alice, size=6)
-    services.resign(lost.id, player=alice)
-    playing = services.create_game(blue=alice, orange=bob, size=7)
+    won = new_game(alice, bob, size=5)
+    services.resign(won.id, actor=Actor.of_user(bob))
+    lost = new_game(bob, alice, size=6)
+    services.resign(lost.id, actor=Actor.of_user(alice))
+    playing = new_game(alice, bob, size=7)
 
     response = client.get("/@/alice")
     assert response.status_code == 200

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.kinds import cargo_connect
 from tests.games.bot_support import eager
 
 __all__ = ["eager"]
@@ -17,13 +17,13 @@ __all__ = ["eager"]
 
 @pytest.fixture
 def slow_bot(monkeypatch):
-    real = services.choose_turn
+    real = cargo_connect.choose_turn
 
     def choose_slowly(*args):
         time.sleep(0.7)
         return real(*args)
 
-    monkeypatch.setattr(services, "choose_turn", choose_slowly)
+    monkeypatch.setattr(cargo_connect, "choose_turn", choose_slowly)
 
 
 def test_a_guest_plays_cargobot_easy_and_sees_its_replies(eager, slow_bot, page, live_url):

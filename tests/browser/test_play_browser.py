@@ -10,6 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from tests.games.support import new_game
+
 from .conftest import CHROMIUM_ARGS
 
 PASSWORD = "a-long-cargo-pass"
@@ -176,9 +178,8 @@ def test_two_players_play_live(two_browsers, live_url):
 
 @pytest.fixture
 def game_id(players):
-    from games import services
 
-    return services.create_game(blue=players[0], orange=players[1], size=5).id
+    return new_game(players[0], players[1], size=5).id
 
 
 def test_it_falls_back_to_http_when_websockets_are_blocked(game_id, two_browsers, live_url):

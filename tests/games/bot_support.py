@@ -2,8 +2,9 @@
 
 import pytest
 
-from games import services
+from games import bots, services
 from games.models import Game
+from tests.games.support import SIDES, Actor
 
 
 def human_token(state: dict) -> str:
@@ -21,10 +22,11 @@ def play_as_human(game_id: str, player) -> dict:
     """The human's turn in a game against CargoBot, through the service; the state after."""
     game = services.get_game(game_id)
     side = game.human_side
-    state = services.state_of(game, you=side)
+    state = services.state_of(game, viewer=SIDES.index(side))
     assert state["to_move"] == side, state
-    services.apply_turn(game_id, player=player, ply=state["ply"], token=human_token(state))
-    return services.state_of(services.get_game(game_id), you=side)
+    services.apply_turn(game_id, actor=Actor.of_user(player), ply=state["ply"],
+                        token=human_token(state))
+    return services.state_of(services.get_game(game_id), viewer=SIDES.index(side))
 
 
 @pytest.fixture
@@ -42,10 +44,10 @@ def eager():
 def lost_tasks(monkeypatch):
     """Bot tasks are recorded instead of sent (as if the broker lost them)."""
     sent = []
-    monkeypatch.setattr(services, "enqueue_bot_turn",
+    monkeypatch.setattr(bots, "enqueue_bot_turn",
                         lambda game_id, ply, **options: sent.append((game_id, ply)))
     return sent
 
 
 def bot_turns(game: Game) -> list:
-    return list(game.turns.filter(side=game.bot_side).order_by("ply"))
+    return list(game.turns.filter(seat__in=services.get_game(game.id).bot_seats).order_by("ply"))

@@ -21,8 +21,8 @@ from channels.testing import WebsocketCommunicator  # noqa: E402
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import consumers, services
-from tests.games.support import ORIGIN
+from games import consumers
+from tests.games.support import ORIGIN, new_game
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -45,7 +45,7 @@ def users(db):
 @pytest.fixture
 def game(users):
     """A 5×5 rated game: alice Blue, bob Orange."""
-    return services.create_game(blue=users["alice"], orange=users["bob"], size=5)
+    return new_game(users["alice"], users["bob"], size=5)
 
 
 @pytest.fixture

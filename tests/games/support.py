@@ -38,3 +38,60 @@ async def drain(comm, quiet: float = 0.5) -> list[dict]:
     while not await comm.receive_nothing(timeout=quiet):
         frames.append(await comm.receive_json_from())
     return frames
+
+
+# --- making games and naming actors in the tests' words ---------------------------------------
+
+from games import services  # noqa: E402
+from games.actors import Actor  # noqa: E402
+
+member = Actor.member
+SIDES = ("blue", "orange")
+
+
+def new_game(blue, orange, size: int = 5, **kwargs):
+    """A Cargo Connect game between two members (Blue first), through the service."""
+    return services.create_game(game_type="cargo-connect", options={"size": size},
+                                seats=[member(blue), member(orange)], **kwargs)
+
+
+def new_bot_game(user=None, guest_key=None, level="easy", size=5, color="random"):
+    """A casual game against CargoBot for a member or a guest (by session key)."""
+    actor = member(user) if user is not None else Actor.guest(guest_key) if guest_key else None
+    return services.create_bot_game(actor=actor, level=level, options={"size": size},
+                                    seat=color)
+
+
+def bot_side(game) -> str | None:
+    seats = services.get_game(game.id).bot_seats
+    return SIDES[seats[0]] if seats else None
+
+
+def bot_of(game):
+    """The actor CargoBot's task plays as in this game."""
+    return Actor.bot(services.get_game(game.id).bot_level)
+
+
+def guest_key_of(game) -> str | None:
+    """The browser session that holds a guest's seat."""
+    return next((s.guest_key for s in services.get_game(game.id).seat_list if s.guest_key),
+                None)
+
+
+def rate_vs_bot(game) -> None:
+    """The vs CargoBot rating's handler on its own, as the finish seam calls it."""
+    from games.results import Ending
+    from rankings.ratings import record_bot_rating
+
+    record_bot_rating(Ending(services.get_game(game.id)))
+
+
+def winner_of(game) -> str | None:
+    """The side that won (None: a draw or not over), from the seats' stored outcomes."""
+    seats = services.get_game(game.id).seat_list
+    return next((SIDES[s.index] for s in seats if s.outcome == "win"), None)
+
+
+def resigned_of(game) -> str | None:
+    seats = services.get_game(game.id).resigned_seats
+    return SIDES[seats[0]] if seats else None

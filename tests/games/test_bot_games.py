@@ -9,8 +9,11 @@ import pytest
 from django.utils import timezone
 
 from games import services, tasks
-from games.models import BotRatingChange, Game, Turn
+from games.models import Game, Turn
+from rankings.elo import BOT_RATINGS
+from rankings.models import BotRatingChange
 from tests.games.bot_support import bot_turns, eager, human_token, lost_tasks, play_as_human
+from tests.games.support import SIDES, Actor, bot_of, bot_side, new_bot_game, new_game, winner_of
 
 __all__ = ["eager", "lost_tasks"]  # fixtures
 
@@ -20,13 +23,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_it_plays_a_whole_game_against_each_level(eager, users, level):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level=level, size=5,
+    game = new_bot_game(user=alice, guest_key=None, level=level, size=5,
                                     color="blue")
-    assert (game.blue, game.orange, game.bot_side, game.kind) == (alice, None, "orange", "bot")
+    assert (game.user_at(0), game.user_at(1), bot_side(game), game.mode) == (
+        alice, None, "orange", "bot")
     assert game.bot_seed is not None and game.bot_waiting_since is None
-    state = services.state_of(services.get_game(game.id), you="blue")
+    state = services.state_of(services.get_game(game.id), viewer=0)
     assert state["players"]["orange"] == {"name": f"CargoBot {level.title()}",
-                                          "rating": services.BOT_RATINGS[level], "bot": level}
+                                          "rating": BOT_RATINGS[level], "bot": level}
     for _ in range(200):
         if state["over"]:
             break
@@ -37,17 +41,17 @@ def test_it_plays_a_whole_game_against_each_level(eager, users, level):
     assert game.status == "finished" and game.bot_waiting_since is None
     turns = list(game.turns.order_by("ply"))
     assert [t.ply for t in turns] == list(range(game.ply))
-    assert [t.side for t in turns] == ["blue", "orange"] * (game.ply // 2) + ["blue"] * (
+    assert [SIDES[t.seat] for t in turns] == ["blue", "orange"] * (game.ply // 2) + ["blue"] * (
         game.ply % 2)
     assert BotRatingChange.objects.filter(game=game, user=alice, level=level).count() == 1
 
 
 def test_cargobot_moves_first_when_it_plays_blue(eager, users):
-    game = services.create_bot_game(user=users["alice"], guest_key=None, level="medium",
+    game = new_bot_game(user=users["alice"], guest_key=None, level="medium",
                                     size=6, color="orange")
     game.refresh_from_db()
-    assert game.bot_side == "blue" and game.ply == 1
-    assert [t.side for t in game.turns.all()] == ["blue"]
+    assert bot_side(game) == "blue" and game.ply == 1
+    assert [SIDES[t.seat] for t in game.turns.all()] == ["blue"]
     assert game.bot_waiting_since is None
 
 
@@ -55,7 +59,7 @@ def test_the_bot_turn_is_the_engines_choice_with_the_games_seed(eager, users):
     from engine import Game as EngineGame
     from engine.bot import choose_turn
 
-    game = services.create_bot_game(user=users["alice"], guest_key=None, level="hard", size=6,
+    game = new_bot_game(user=users["alice"], guest_key=None, level="hard", size=6,
                                     color="orange")
     game.refresh_from_db()
     start = EngineGame.from_position(game.start).position
@@ -64,7 +68,7 @@ def test_the_bot_turn_is_the_engines_choice_with_the_games_seed(eager, users):
 
 def test_a_duplicated_task_plays_once(users, lost_tasks):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="easy", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                     color="blue")
     play_as_human(game.id, alice)
     assert lost_tasks == [(game.id, 1)]  # sent once, after the human's turn committed
@@ -83,9 +87,9 @@ def test_a_duplicated_task_plays_once(users, lost_tasks):
     state = services.state_of(game)
     from engine.bot import choose_turn
 
-    token = choose_turn(services.engine_game(game).position, "easy", game.bot_seed)
-    first = services.apply_turn(game.id, player="orange", ply=3, token=token)
-    second = services.apply_turn(game.id, player="orange", ply=3, token=token)
+    token = choose_turn(services.live(game).game.position, "easy", game.bot_seed)
+    first = services.apply_turn(game.id, actor=bot_of(game), ply=3, token=token)
+    second = services.apply_turn(game.id, actor=bot_of(game), ply=3, token=token)
     assert not first.duplicate and second.duplicate and second.frame == first.frame
     assert Turn.objects.filter(game=game, ply=3).count() == 1
     assert state["ply"] == 3
@@ -93,49 +97,49 @@ def test_a_duplicated_task_plays_once(users, lost_tasks):
 
 def test_a_task_after_the_player_resigned_does_nothing(users, lost_tasks):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="medium", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="medium", size=5,
                                     color="blue")
     play_as_human(game.id, alice)
-    services.resign(game.id, player=alice, ply=1)
+    services.resign(game.id, actor=Actor.of_user(alice), ply=1)
     assert tasks.bot_turn(game.id, 1) == "game_over"
     game.refresh_from_db()
-    assert game.ply == 1 and game.winner == "orange" and game.bot_waiting_since is None
+    assert game.ply == 1 and winner_of(game) == "orange" and game.bot_waiting_since is None
     assert bot_turns(game) == []
 
 
 def test_a_task_for_another_ply_or_the_humans_turn_does_nothing(users, lost_tasks):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="easy", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                     color="blue")
     assert tasks.bot_turn(game.id, 0) == "not_your_turn"  # the human's turn
     play_as_human(game.id, alice)
     assert tasks.bot_turn(game.id, 0) == "stale_ply"
     assert tasks.bot_turn(game.id, 2) == "stale_ply"
     assert tasks.bot_turn("nosuchgame", 1) == "not_found"
-    human = services.create_game(blue=alice, orange=users["bob"], size=5)
+    human = new_game(alice, users["bob"], size=5)
     assert tasks.bot_turn(human.id, 0) == "not_a_bot_game"
     assert Turn.objects.filter(game=game).count() == 1
 
 
 def test_the_bot_plays_only_through_apply_turn_for_its_own_side(users, lost_tasks):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="easy", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                     color="blue")
-    with pytest.raises(services.Refused) as refused:
-        services.apply_turn(game.id, player="orange", ply=0, token="a")
+    with pytest.raises(services.GameError) as refused:
+        services.apply_turn(game.id, actor=bot_of(game), ply=0, token="a")
     assert refused.value.code == "not_your_turn"
-    with pytest.raises(services.Refused) as refused:
-        services.apply_turn(game.id, player="blue", ply=0, token="a")  # not the bot's side
+    with pytest.raises(services.GameError) as refused:
+        services.apply_turn(game.id, actor=Actor.bot("hard"), ply=0, token="a")  # no such bot
     assert refused.value.code == "not_a_player"
 
 
 def test_the_sweep_picks_up_a_game_whose_task_was_lost(eager, users, lost_tasks,
                                                        monkeypatch):
     alice = users["alice"]
-    lost = services.create_bot_game(user=alice, guest_key=None, level="easy", size=5,
+    lost = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                     color="blue")
     play_as_human(lost.id, alice)
-    fresh = services.create_bot_game(user=alice, guest_key=None, level="easy", size=5,
+    fresh = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                      color="blue")
     play_as_human(fresh.id, alice)
     assert len(lost_tasks) == 2  # both tasks "lost"
@@ -154,7 +158,7 @@ def test_the_sweep_picks_up_a_game_whose_task_was_lost(eager, users, lost_tasks,
 def test_opening_a_stalled_game_sends_the_bot_task_again(eager, users, lost_tasks, client,
                                                          monkeypatch):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="easy", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                     color="blue")
     play_as_human(game.id, alice)
     Game.objects.filter(id=game.id).update(bot_waiting_since=timezone.now() - timedelta(hours=1))
@@ -168,28 +172,28 @@ def test_opening_a_stalled_game_sends_the_bot_task_again(eager, users, lost_task
 def test_colour_random_and_bad_requests(users, lost_tasks):
     sides = set()
     for _ in range(12):
-        game = services.create_bot_game(user=users["alice"], guest_key=None, level="easy",
+        game = new_bot_game(user=users["alice"], guest_key=None, level="easy",
                                         size=5)
-        sides.add(game.bot_side)
+        sides.add(bot_side(game))
     assert sides == {"blue", "orange"}
     for kwargs, code in [({"level": "expert"}, "bad_request"), ({"size": 9}, "bad_request"),
                          ({"color": "green"}, "bad_request")]:
         args = {"user": users["alice"], "guest_key": None, "level": "easy", "size": 5, **kwargs}
-        with pytest.raises(services.Refused) as refused:
-            services.create_bot_game(**args)
+        with pytest.raises(services.GameError) as refused:
+            new_bot_game(**args)
         assert refused.value.code == code
-    with pytest.raises(services.Refused):
-        services.create_bot_game(user=None, guest_key=None, level="easy", size=5)
+    with pytest.raises(services.GameError):
+        new_bot_game(user=None, guest_key=None, level="easy", size=5)
 
 
 def test_a_rematch_against_cargobot_starts_at_once_with_colours_swapped(eager, users):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="easy", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                     color="blue")
-    services.resign(game.id, player=alice)
-    frame = services.offer_rematch(game.id, user=alice)
+    services.resign(game.id, actor=Actor.of_user(alice))
+    frame = services.offer_rematch(game.id, actor=Actor.of_user(alice))
     new = Game.objects.get(id=frame["rematch"]["game"])
-    assert (new.kind, new.bot_level, new.size, new.orange, new.bot_side) == (
+    assert (new.mode, new.bot_level, new.size, new.user_at(1), bot_side(new)) == (
         "bot", "easy", 5, alice, "blue")
     assert new.ply == 1  # CargoBot, now Blue, has already moved
-    assert human_token(services.state_of(new, you="orange"))
+    assert human_token(services.state_of(new, viewer=1))

@@ -7,9 +7,10 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games.models import BotRatingChange, Game
+from games.models import Game
+from rankings.models import BotRatingChange
 from tests.games.bot_support import eager, human_token
-from tests.games.support import ORIGIN, receive_type
+from tests.games.support import ORIGIN, guest_key_of, receive_type, winner_of
 
 __all__ = ["eager"]
 
@@ -27,8 +28,8 @@ def test_a_guest_game_belongs_to_the_browser_session(eager):
     guest, other, nobody = Client(), Client(), Client()
     other.session.save()  # a session of its own
     game = start_guest_game(guest)
-    assert game.guest_key and game.guest_key == guest.session.session_key
-    assert (game.blue, game.orange, game.kind, game.rated) == (None, None, "bot", False)
+    assert guest_key_of(game) and guest_key_of(game) == guest.session.session_key
+    assert (game.user_at(0), game.user_at(1), game.mode, game.rated) == (None, None, "bot", False)
 
     page = guest.get(f"/g/{game.id}")
     state = page.context["state"]
@@ -54,7 +55,7 @@ def test_a_guest_game_belongs_to_the_browser_session(eager):
     resigned = guest.post(f"/g/{game.id}/resign", {"ply": 2})
     assert resigned.status_code == 200 and resigned.json()["side"] == "blue"
     game.refresh_from_db()
-    assert game.winner == "orange"
+    assert winner_of(game) == "orange"
     assert not BotRatingChange.objects.filter(game=game).exists()  # guests have no rating
 
 
@@ -63,8 +64,8 @@ def test_a_member_playing_cargobot_is_not_a_guest(eager, users):
     client = Client()
     client.force_login(users["alice"])
     game = start_guest_game(client, color="orange", level="medium")
-    assert (game.orange, game.blue, game.guest_key, game.rated) == (users["alice"], None,
-                                                                     None, True)
+    assert (game.user_at(1), game.user_at(0), guest_key_of(game), game.rated) == (
+        users["alice"], None, None, True)
     assert game.ply == 1  # CargoBot, Blue, moved before the page opened
     state = client.get(f"/g/{game.id}").context["state"]
     assert state["you"] == "orange" and state["players"]["orange"]["name"] == "alice"

@@ -7,8 +7,11 @@ import pytest
 
 from accounts.models import Player
 from games import services
-from games.models import BotRatingChange, Game
+from games.models import Game
+from rankings.elo import BOT_RATINGS
+from rankings.models import BotRatingChange
 from tests.games.bot_support import lost_tasks
+from tests.games.support import Actor, bot_of, new_bot_game, new_game, rate_vs_bot
 
 __all__ = ["lost_tasks"]
 
@@ -17,25 +20,28 @@ pytestmark = pytest.mark.django_db
 
 def finished_game(user, level: str, result: str, color: str = "blue") -> Game:
     """A game against CargoBot that `user` wins, loses or draws (`result`)."""
-    game = services.create_bot_game(user=user, guest_key=None, level=level, size=5,
+    game = new_bot_game(user=user, guest_key=None, level=level, size=5,
                                     color=color)
     if result == "win":
-        services.resign(game.id, player=game.bot_side)
+        services.resign(game.id, actor=bot_of(game))
     elif result == "loss":
-        services.resign(game.id, player=user)
-    else:  # a draw: no shift ends drawn quickly, so record one as _finish would
+        services.resign(game.id, actor=Actor.of_user(user))
+    else:  # a draw: no shift ends drawn quickly, so record one as the finish seam would
         from django.db import transaction
+
+        from games.models import Seat
 
         with transaction.atomic():
             game = Game.objects.select_for_update().get(id=game.id)
-            game.status, game.winner = Game.Status.FINISHED, None
+            game.status = Game.Status.FINISHED
             game.save()
-            services._rate_vs_bot(game)
+            Seat.objects.filter(game=game).update(place=1, outcome=Seat.Outcome.DRAW)
+            rate_vs_bot(game)
     return Game.objects.get(id=game.id)
 
 
 def test_the_levels_ratings_are_fixed():
-    assert services.BOT_RATINGS == {"easy": 800, "medium": 1200, "hard": 1600}
+    assert BOT_RATINGS == {"easy": 800, "medium": 1200, "hard": 1600}
 
 
 def test_it_updates_with_exact_numbers_and_keeps_history(users, lost_tasks):
@@ -71,27 +77,27 @@ def test_after_thirty_games_k_is_twenty_and_a_loss_to_easy_costs_plenty(users, l
 
 def test_once_per_game_and_the_state_shows_the_new_rating(users, lost_tasks):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="easy", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                     color="blue")
-    frame = services.resign(game.id, player="orange")
+    frame = services.resign(game.id, actor=bot_of(game))
     assert frame["state"]["players"]["blue"]["rating"] == 1204
-    services._rate_vs_bot(Game.objects.get(id=game.id))  # again: nothing
+    rate_vs_bot(Game.objects.get(id=game.id))  # again: nothing
     assert BotRatingChange.objects.filter(game=game).count() == 1
     assert Player.objects.get(user=alice).bot_rating == 1204
 
 
 def test_guest_games_rate_nobody(lost_tasks):
-    game = services.create_bot_game(user=None, guest_key="k" * 32, level="easy", size=5)
-    services.resign(game.id, player=game.bot_side)
+    game = new_bot_game(user=None, guest_key="k" * 32, level="easy", size=5)
+    services.resign(game.id, actor=bot_of(game))
     assert BotRatingChange.objects.count() == 0 and Player.objects.count() == 0
 
 
 def test_the_profile_lists_bot_games_and_the_rating(users, lost_tasks, client):
     alice = users["alice"]
     won = finished_game(alice, "easy", "win")
-    playing = services.create_bot_game(user=alice, guest_key=None, level="hard", size=6,
+    playing = new_bot_game(user=alice, guest_key=None, level="hard", size=6,
                                        color="orange")
-    human = services.create_game(blue=alice, orange=users["bob"], size=5)
+    human = new_game(alice, users["bob"], size=5)
 
     response = client.get("/@/alice")
     ctx = response.context

@@ -20,8 +20,10 @@ from django.db import connections
 from django.utils import timezone
 
 from games import services, tasks
-from games.models import BotRatingChange, Game
+from games.models import Game
+from rankings.models import BotRatingChange
 from tests.games.bot_support import bot_turns, human_token, lost_tasks, play_as_human
+from tests.games.support import Actor, new_bot_game, winner_of
 
 __all__ = ["lost_tasks"]
 
@@ -111,7 +113,7 @@ async def test_it_plays_a_whole_game_against_each_level(worker, users, connect, 
 
 def test_a_duplicated_task_plays_once(worker, users, lost_tasks):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="medium", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="medium", size=5,
                                     color="blue")
     play_as_human(game.id, alice)
     assert lost_tasks == [(game.id, 1)]
@@ -125,19 +127,19 @@ def test_a_duplicated_task_plays_once(worker, users, lost_tasks):
 
 def test_a_task_arriving_after_the_player_resigned_does_nothing(worker, users, lost_tasks):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="hard", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="hard", size=5,
                                     color="blue")
     play_as_human(game.id, alice)
-    services.resign(game.id, player=alice, ply=1)
+    services.resign(game.id, actor=Actor.of_user(alice), ply=1)
     assert result_of(tasks.bot_turn, game.id, 1) == "game_over"
     game.refresh_from_db()
-    assert game.ply == 1 and bot_turns(game) == [] and game.winner == "orange"
+    assert game.ply == 1 and bot_turns(game) == [] and winner_of(game) == "orange"
 
 
 def test_the_sweep_picks_up_a_game_whose_task_was_lost(worker, users, lost_tasks,
                                                        monkeypatch):
     alice = users["alice"]
-    game = services.create_bot_game(user=alice, guest_key=None, level="easy", size=5,
+    game = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                     color="blue")
     play_as_human(game.id, alice)
     assert lost_tasks == [(game.id, 1)]  # never reached the broker

@@ -4,7 +4,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import services
-from tests.games.support import drain, receive_type, scripted_tokens
+from tests.games.support import Actor, drain, receive_type, scripted_tokens
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -20,7 +20,7 @@ async def test_a_reconnecting_player_catches_up_with_sync(game, users, connect):
     for ply in (1, 2, 3):
         if ply % 2:  # bob's turns, played meanwhile from another tab over plain HTTP
             await database_sync_to_async(services.apply_turn)(
-                game.id, player=users["bob"], ply=ply, token=tokens[ply])
+                game.id, actor=Actor.of_user(users["bob"]), ply=ply, token=tokens[ply])
         else:
             await alice.send_json_to({"type": "turn", "ply": ply, "token": tokens[ply]})
         await receive_type(alice, "turn")

@@ -29,7 +29,7 @@ def test_a_link_challenge_survives_the_sign_in_redirect(users, client):
     response = client.post(f"/challenge/{challenge.id}/accept")
     game = Game.objects.get()
     assert response["Location"] == f"/g/{game.id}"
-    assert (game.blue, game.orange) == (users["alice"], users["bob"])
+    assert (game.user_at(0), game.user_at(1)) == (users["alice"], users["bob"])
     # Both players following the link again go to the game.
     assert client.get(f"/challenge/{challenge.id}")["Location"] == f"/g/{game.id}"
     client.force_login(users["alice"])

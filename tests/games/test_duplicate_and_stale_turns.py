@@ -4,7 +4,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Turn
-from tests.games.support import receive_type
+from tests.games.support import Actor, receive_type
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -61,12 +61,12 @@ async def test_a_resent_last_turn_after_a_resignation_gets_the_original_frame(ga
     alice = await connect(game.id, "alice")
     await alice.send_json_to({"type": "turn", "ply": 0, "token": "c"})
     first = await receive_type(alice, "turn")
-    await database_sync_to_async(services.resign)(game.id, player=users["bob"])
+    await database_sync_to_async(services.resign)(game.id, actor=Actor.of_user(users["bob"]))
     await receive_type(alice, "resigned")
     await alice.send_json_to({"type": "turn", "ply": 0, "token": "c"})
     again = await alice.receive_json_from(timeout=5)
     for frame in (first, again):  # players carry current ratings, changed by the result
-        del frame["state"]["players"]
+        del frame["state"]["players"], frame["state"]["seats"]
     assert again == first
     assert again["state"]["resigned"] is None and not again["state"]["over"]
     await alice.disconnect()

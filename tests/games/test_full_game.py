@@ -4,7 +4,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.models import Game, Turn
-from tests.games.support import receive_type, scripted_tokens
+from tests.games.support import receive_type, scripted_tokens, winner_of
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -15,7 +15,7 @@ async def test_it_plays_a_whole_game_to_the_final_audit(game, connect):
     assert alice.first["state"]["you"] == "blue"
     assert bob.first["state"]["you"] == "orange"
     assert carol.first["state"]["you"] is None
-    assert alice.first["state"]["ply"] == 0 and alice.first["state"]["v"] == 1
+    assert alice.first["state"]["ply"] == 0 and alice.first["state"]["v"] == 2
 
     tokens = scripted_tokens(5)
     for ply, token in enumerate(tokens):
@@ -37,7 +37,7 @@ async def test_it_plays_a_whole_game_to_the_final_audit(game, connect):
 
     row = await database_sync_to_async(Game.objects.get)(id=game.id)
     assert row.status == "finished" and row.ply == len(tokens)
-    assert row.winner == last["result"]["winner"]
+    assert await database_sync_to_async(winner_of)(row) == last["result"]["winner"]
     stored = await database_sync_to_async(
         lambda: list(Turn.objects.filter(game=game).values_list("token", flat=True))
     )()

@@ -25,7 +25,7 @@ def test_it_creates_a_seek_that_someone_else_accepts(users, client):
     response = client.post(f"/challenge/{seek.id}/accept")
     game = Game.objects.get()
     assert response["Location"] == f"/g/{game.id}"
-    assert (game.blue, game.orange, game.size) == (users["bob"], users["alice"], 7)
+    assert (game.user_at(0), game.user_at(1), game.size) == (users["bob"], users["alice"], 7)
     assert len(game.id) == 10 and game.id.isalnum()
     assert client.get("/play/seeks.json").json()["seeks"] == []
     client.force_login(users["carol"])  # too late
@@ -35,7 +35,7 @@ def test_it_creates_a_seek_that_someone_else_accepts(users, client):
 
 @pytest.mark.django_db
 def test_the_creator_cancels_a_seek(users, client):
-    seek = services.create_challenge(users["alice"], size=5)
+    seek = services.create_challenge(users["alice"], options={"size": 5})
     client.force_login(users["bob"])
     client.post(f"/challenge/{seek.id}/cancel")  # not bob's
     assert Challenge.objects.get().status == "open"
@@ -61,7 +61,8 @@ async def test_the_lobby_socket_pushes_added_removed_and_accepted(users, connect
     alice = await connect("/ws/lobby/", "alice")
     carol = await connect("/ws/lobby/", "carol")
     assert alice.first == {"type": "seeks", "seeks": []}
-    seek = await database_sync_to_async(services.create_challenge)(users["alice"], size=6)
+    seek = await database_sync_to_async(services.create_challenge)(
+        users["alice"], options={"size": 6})
     for comm in (alice, carol):
         added = await receive_type(comm, "seek_added")
         assert added["seek"]["id"] == seek.id and added["seek"]["by"] == "alice"

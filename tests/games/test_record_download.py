@@ -5,14 +5,14 @@ import pytest
 from engine import Game as EngineGame
 from engine import parse_record
 from games import services
-from tests.games.support import scripted_tokens
+from tests.games.support import Actor, scripted_tokens
 
 
 @pytest.mark.django_db
 def test_it_downloads_the_record_with_headers(game, users, client):
     tokens = scripted_tokens(5)
     for ply, token in enumerate(tokens):
-        services.apply_turn(game.id, player=users["alice" if ply % 2 == 0 else "bob"],
+        services.apply_turn(game.id, actor=Actor.of_user(users["alice" if ply % 2 == 0 else "bob"]),
                             ply=ply, token=token)
     for url in (f"/g/{game.id}.ccn", f"/g/{game.id}/record.ccn"):
         response = client.get(url)

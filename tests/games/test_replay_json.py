@@ -6,16 +6,16 @@ import json
 import pytest
 
 from games import services
-from tests.games.support import scripted_tokens
+from tests.games.support import Actor, scripted_tokens
 
 
 @pytest.mark.django_db
 def test_it_serves_states_and_turns(game, users, client):
     tokens = scripted_tokens(5)[:6]
     for ply, token in enumerate(tokens):
-        services.apply_turn(game.id, player=users["alice" if ply % 2 == 0 else "bob"],
+        services.apply_turn(game.id, actor=Actor.of_user(users["alice" if ply % 2 == 0 else "bob"]),
                             ply=ply, token=token)
-    services.resign(game.id, player=users["bob"])
+    services.resign(game.id, actor=Actor.of_user(users["bob"]))
     data = client.get(f"/g/{game.id}/replay.json").json()
     assert [s["ply"] for s in data["states"]] == list(range(7))
     assert [t["token"] for t in data["turns"]] == tokens
@@ -32,8 +32,8 @@ def test_it_serves_states_and_turns(game, users, client):
 
 @pytest.mark.django_db
 def test_the_replay_page_gets_the_same_data(game, users, client):
-    services.apply_turn(game.id, player=users["alice"], ply=0, token="c")
-    services.resign(game.id, player=users["alice"])
+    services.apply_turn(game.id, actor=Actor.of_user(users["alice"]), ply=0, token="c")
+    services.resign(game.id, actor=Actor.of_user(users["alice"]))
     response = client.get(f"/g/{game.id}/replay")
     assert response.status_code == 200
     assert json.loads(response.context["replay_json"]) == client.get(

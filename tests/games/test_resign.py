@@ -5,7 +5,7 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.models import Game
-from tests.games.support import receive_type
+from tests.games.support import Actor, receive_type, resigned_of, winner_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,7 +22,8 @@ async def test_it_resigns_over_the_socket_out_of_turn(game, connect):
         assert frame["state"]["status"] == "finished" and frame["state"]["resigned"] == "orange"
         assert frame["state"]["result"]["winner"] == "blue"
     row = await database_sync_to_async(Game.objects.get)(id=game.id)
-    assert (row.status, row.winner, row.resigned) == ("finished", "blue", "orange")
+    ends = await database_sync_to_async(lambda: (winner_of(row), resigned_of(row)))()
+    assert (row.status, *ends) == ("finished", "blue", "orange")
 
     await alice.send_json_to({"type": "turn", "ply": 0, "token": "a"})
     assert (await alice.receive_json_from(timeout=5))["code"] == "game_over"
@@ -43,8 +44,8 @@ def test_it_resigns_over_http(game, users, client):
 
 
 def test_a_resigned_game_is_in_the_record(game, users):
-    services.apply_turn(game.id, player=users["alice"], ply=0, token="c")
-    services.resign(game.id, player=users["alice"])
+    services.apply_turn(game.id, actor=Actor.of_user(users["alice"]), ply=0, token="c")
+    services.resign(game.id, actor=Actor.of_user(users["alice"]))
     _, text = services.record_text(game.id, site="http://testserver")
     assert text.rstrip().endswith("c resign")
     assert '[Result "0-1"]' in text

@@ -11,7 +11,7 @@ from django.db import connection
 from engine import Game as EngineGame
 from games import services
 from games.models import Game, Turn
-from tests.games.support import drain
+from tests.games.support import Actor, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,9 +45,10 @@ def test_threads_on_their_own_connections_apply_exactly_once(game, users):
     def play(token):
         try:
             barrier.wait()
-            result = services.apply_turn(game.id, player=users["alice"], ply=0, token=token)
+            result = services.apply_turn(game.id, actor=Actor.of_user(users["alice"]), ply=0,
+                                         token=token)
             outcomes.append(("ok", result.frame["token"]))
-        except services.Refused as refused:
+        except services.GameError as refused:
             outcomes.append((refused.code, token))
         finally:
             connection.close()

@@ -5,6 +5,7 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.models import Turn
+from tests.games.support import Actor
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -33,14 +34,14 @@ async def test_it_refuses_turns_from_spectators_and_anonymous_viewers(game, conn
 
 
 async def test_the_service_refuses_an_outsider(game, users):
-    with pytest.raises(services.Refused) as refused:
+    with pytest.raises(services.GameError) as refused:
         await database_sync_to_async(services.apply_turn)(
-            game.id, player=users["carol"], ply=0, token="a")
+            game.id, actor=Actor.of_user(users["carol"]), ply=0, token="a")
     assert refused.value.code == "not_a_player"
 
 
-async def test_a_side_string_plays_only_for_a_bot(game):
-    with pytest.raises(services.Refused) as refused:
+async def test_a_bot_actor_plays_only_for_a_bot_seat(game):
+    with pytest.raises(services.GameError) as refused:
         await database_sync_to_async(services.apply_turn)(
-            game.id, player="blue", ply=0, token="a")
+            game.id, actor=Actor.bot("easy"), ply=0, token="a")
     assert refused.value.code == "not_a_player"

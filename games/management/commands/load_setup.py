@@ -39,7 +39,8 @@ class Command(BaseCommand):
                 session[HASH_SESSION_KEY] = user.get_session_auth_hash()
                 session.save()
                 pair[side] = (user, session.session_key)
-            game = services.create_game(blue=pair["blue"][0], orange=pair["orange"][0],
-                                        size=size, rated=False)
+            game = services.create_game(
+                game_type="cargo-connect", options={"size": size}, rated=False,
+                seats=[services.Actor.member(pair[side][0]) for side in ("blue", "orange")])
             out.append({"id": game.id, "blue": pair["blue"][1], "orange": pair["orange"][1]})
         self.stdout.write(json.dumps(out))

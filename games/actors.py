@@ -1,0 +1,126 @@
+"""Who is acting: a member, a guest (a visitor known by their browser session) or a bot at a
+level, and the one function that says which seat an actor holds in a game.
+
+Views get the actor from `actor_of(request)`; sockets from the scope, where `GuestMiddleware`
+(inside Channels' `AuthMiddlewareStack`, so the session is loaded and checked by then) turns
+an anonymous user with a session into that session's guest; Celery's bot tasks act as
+`Actor.bot(level)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from channels.middleware import BaseMiddleware
+from django.contrib.auth.models import AnonymousUser
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+    from django.http import HttpRequest
+
+    from .models import Game, Seat
+
+
+@dataclass(frozen=True)
+class Actor:
+    kind: Literal["member", "guest", "bot"]
+    user_id: int | None = None
+    guest_key: str | None = None
+    bot_level: str | None = None
+    name: str = ""
+
+    @classmethod
+    def member(cls, user: Any) -> Actor:
+        return cls("member", user_id=user.pk, name=user.get_username())
+
+    @classmethod
+    def guest(cls, guest_key: str) -> Actor:
+        return cls("guest", guest_key=guest_key, name="Guest")
+
+    @classmethod
+    def bot(cls, level: str) -> Actor:
+        return cls("bot", bot_level=level)
+
+    @classmethod
+    def of_user(cls, user: Any) -> Actor | None:
+        """A request's or scope's user: a member, a `Guest`, or nobody (None)."""
+        if user is None:
+            return None
+        if user.is_authenticated:
+            return cls.member(user)
+        key = getattr(user, "guest_key", None)
+        return cls.guest(key) if key else None
+
+    def holds(self, seat: Seat) -> bool:
+        if self.kind == "member":
+            return seat.user_id is not None and seat.user_id == self.user_id
+        if self.kind == "guest":
+            return seat.guest_key is not None and seat.guest_key == self.guest_key
+        return seat.bot_level is not None and seat.bot_level == self.bot_level
+
+    def seat_fields(self) -> dict[str, Any]:
+        """The Seat columns that record this actor."""
+        return {"user_id": self.user_id, "guest_key": self.guest_key,
+                "bot_level": self.bot_level}
+
+
+def seat_of(game: Game, actor: Actor | None) -> int | None:
+    """The seat `actor` holds in `game`, or None (a spectator). A member who holds two
+    seats (a game against oneself) acts for the seat to move, else the first."""
+    if actor is None:
+        return None
+    held = [seat.index for seat in game.seat_list if actor.holds(seat)]
+    if len(held) > 1:
+        from .store import live
+
+        acting = live(game).acting()
+        held = [seat for seat in held if seat in acting] or held
+    return held[0] if held else None
+
+
+class Guest(AnonymousUser):
+    """A visitor who is not signed in, known by their browser session's key (in the socket
+    scope, where Channels expects a user)."""
+
+    def __init__(self, guest_key: str) -> None:
+        self.guest_key = guest_key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Guest) and other.guest_key == self.guest_key
+
+    def __hash__(self) -> int:
+        return hash(self.guest_key)
+
+    def __str__(self) -> str:
+        return "Guest"
+
+
+def actor_of(request: HttpRequest) -> Actor | None:
+    """The signed-in member, else the guest of this browser session (if it has one)."""
+    user: AbstractBaseUser | AnonymousUser = request.user
+    if user.is_authenticated:
+        return Actor.member(user)
+    key = request.session.session_key
+    return Actor.guest(key) if key else None
+
+
+def ensure_session(request: HttpRequest) -> str:
+    """The browser session's key, saving a new session first if there is none."""
+    if request.session.session_key is None:
+        request.session.save()
+    key = request.session.session_key
+    assert key is not None
+    return key
+
+
+class GuestMiddleware(BaseMiddleware):
+    """Channels: an anonymous scope user with a session becomes that session's `Guest`."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        user = scope.get("user")
+        session = scope.get("session")
+        if (user is not None and not user.is_authenticated and session is not None
+                and session.session_key):
+            scope = dict(scope, user=Guest(session.session_key))
+        return await super().__call__(scope, receive, send)

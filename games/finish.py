@@ -1,0 +1,80 @@
+"""The finish seam: every way a game ends goes through `finish` (finished by the rules,
+resigned, resigned at the end of the day, timed out) or `void_game`.
+
+Each records the result on the game and its seats inside the caller's transaction, then runs
+the handlers apps registered in `games.results` (ratings and boards inside the transaction,
+achievements and stats after commit). A voided game stops, counts nowhere (its seats lose
+place and outcome, the handlers restore what it changed), and its players get a `voided`
+frame.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import results
+from .broadcast import game_group, send_on_commit
+from .kinds import LiveGame
+from .models import Game, Seat
+from .protocol import Code, GameError, public_state
+from .store import live, lock_game
+
+Termination = Game.Termination
+
+
+def finish(game: Game, lg: LiveGame, termination: str, save: list[str]) -> None:
+    """Inside the transaction that ended `lg` (the game row locked): record the result on
+    the game and its seats, save the game's `save` fields with the result's, then run the
+    handlers."""
+    result = lg.result()
+    assert result is not None, "finish() needs a game that is over"
+    resigned = set(lg.resigned)
+    seats = game.seat_list
+    for seat in seats:
+        seat.score = result.scores[seat.index]
+        seat.place = result.places[seat.index]
+        seat.outcome = result.outcome(seat.index)
+        seat.resigned = seat.index in resigned
+    Seat.objects.bulk_update(seats, ["score", "place", "outcome", "resigned"])
+    game.status = Game.Status.FINISHED
+    game.termination = termination
+    game.finished_at = timezone.now()
+    game.save(update_fields=[*save, "status", "termination", "finished_at"])
+    _run_handlers(results.Ending(game))
+
+
+def void_game(game_id: str, reason: str) -> dict[str, Any]:
+    """Stop a game, active or finished, so that it counts nowhere: no result, no rating
+    change (the handlers restore any it made), a `voided` frame to its players."""
+    reason = reason.strip()[:200]
+    if not reason:
+        raise GameError(Code.BAD_REQUEST, "a voided game needs a reason")
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status == Game.Status.VOIDED:
+            raise GameError(Code.GONE, "the game is already voided", game.ply)
+        seats = game.seat_list
+        for seat in seats:
+            seat.place = None
+            seat.outcome = ""
+        Seat.objects.bulk_update(seats, ["place", "outcome"])
+        game.status = Game.Status.VOIDED
+        game.termination = Termination.VOIDED
+        game.void_reason = reason
+        game.finished_at = game.finished_at or timezone.now()
+        game.bot_waiting_since = None
+        game.save(update_fields=["status", "termination", "void_reason", "finished_at",
+                                 "bot_waiting_since"])
+        _run_handlers(results.Ending(game, voided=True))
+        frame = {"type": "voided", "ply": game.ply, "reason": reason,
+                 "state": public_state(game, live(game))}
+        send_on_commit(game_group(game.id), frame)
+    return frame
+
+
+def _run_handlers(ending: results.Ending) -> None:
+    results.run_in_transaction(ending)
+    transaction.on_commit(lambda: results.run_after_commit(ending))

@@ -1,0 +1,82 @@
+"""A game's past: turn frames from a ply (catch-up after a gap, a resent turn's answer),
+the replay (the state at every ply) and the record for download.
+
+Each replays from the start through the game kind; the state after each turn is the one its
+broadcast had (a later resignation or rematch offer is in the current state, sent after).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import Game
+from .protocol import player_info, public_state, state_of, turn_frame
+from .store import get_game, live, replayed
+
+
+def turn_frames(game: Game, after: int, before: int | None = None) -> list[dict[str, Any]]:
+    """Every turn frame for plies >= after (and < before), each with the state after it."""
+    after = max(0, after)
+    turns = game.turns.filter(ply__gte=after).order_by("ply")
+    if before is not None:
+        turns = turns.filter(ply__lt=before)
+    rows = list(turns)
+    if not rows:
+        return []
+    lg = replayed(game, upto=after)
+    frames = []
+    for turn in rows:
+        lg.apply(turn.seat, turn.token)
+        frames.append(turn_frame(game, turn, public_state(game, lg, final=False), lg))
+    return frames
+
+
+def catch_up(game_id: str, *, after: int, viewer: int | None = None) -> dict[str, Any]:
+    """For `sync` and `GET /g/<id>/events`: turn frames for plies >= after, then the state."""
+    game = get_game(game_id)
+    return {"turns": turn_frames(game, after), "state": state_of(game, viewer=viewer)}
+
+
+def replay_data(game_id: str) -> dict[str, Any]:
+    """`GET /g/<id>/replay.json`: the state at every ply and every turn with its events."""
+    game = get_game(game_id)
+    lg = replayed(game, upto=0)
+    states = [public_state(game, lg, final=False)]
+    turns = []
+    kind = game.kind
+    for turn in game.turns.order_by("ply"):
+        lg.apply(turn.seat, turn.token)
+        states.append(public_state(game, lg, final=False))
+        turns.append({"ply": turn.ply, "token": turn.token, "seat": turn.seat,
+                      "side": kind.seat_key(turn.seat), "events": lg.events_for(turn.events,
+                                                                                 None)})
+    if game.resigned_seats or game.status == Game.Status.VOIDED:
+        states[-1] = public_state(game, live(game))
+    resigned = game.resigned_seats
+    return {"id": game.id, "states": states, "turns": turns,
+            "resigned": kind.seat_key(resigned[0]) if resigned else None,
+            "result": states[-1]["result"]}
+
+
+def record_text(game_id: str, site: str) -> tuple[Game, str]:
+    """The game as a record in its notation, with the players' names, Date, Result, Site."""
+    game = get_game(game_id)
+    kind = game.kind
+    lg = replayed(game)
+    for seat in game.resigned_seats:
+        lg.resign(seat)
+    headers = {kind.seat_label(s.index): (player_info(game, s) or {"name": "?"})["name"]
+               for s in game.seat_list}
+    result = lg.result()
+    headers.update(Date=game.created_at.strftime("%Y.%m.%d"),
+                   Result=_result_header(result.places if result else None), Site=site)
+    return game, lg.record(headers)
+
+
+def _result_header(places: tuple[int, ...] | None) -> str:
+    """`1-0`, `0-1`, `1/2-1/2` for two seats; `*` while the game goes on."""
+    if places is None:
+        return "*"
+    if len(places) != 2:
+        return "-".join(map(str, places))
+    return {(1, 2): "1-0", (2, 1): "0-1"}.get(places, "1/2-1/2")

@@ -1,0 +1,168 @@
+"""Game kinds: the one door from the site to a rules engine.
+
+Each game the site hosts registers a `GameKind` (Cargo Connect in `games.kinds.cargo_connect`;
+a test registers a three-seat dummy). Everything the site asks of an engine goes through it:
+check a new game's options, make its start, load a stored game (`LiveGame`), apply a seat's
+decision (returning events), the state a viewer may see, over and result, the record text,
+a bot's decision. Nothing else in the site imports an engine, so a second game is one
+registration plus its pages (`view_template`, `view_module`).
+
+A stored game is its start plus its decisions; `resume` rebuilds it from the cached position
+(cheap, every turn), `replay` from the start (history, catch-up).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+Event = dict[str, Any]
+
+
+class KindError(ValueError):
+    """A decision or option the engine refuses; the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished game's outcome, in seat order: scores and places (1 = first; seats that
+    tie share a place). `winners` are the seats in first place, unless every seat is."""
+
+    scores: tuple[int, ...]
+    places: tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if all(place == 1 for place in self.places):
+            return ()
+        return tuple(seat for seat, place in enumerate(self.places) if place == 1)
+
+    def outcome(self, seat: int) -> str:
+        """"win", "draw" or "loss" for one seat."""
+        if self.places[seat] > 1:
+            return "loss"
+        return "win" if self.winners else "draw"
+
+
+class LiveGame(ABC):
+    """One game in memory, between loading it from its row and saving the row again."""
+
+    tokens: list[str]
+
+    @property
+    def ply(self) -> int:
+        """Decisions applied so far (a resignation is not one)."""
+        return len(self.tokens)
+
+    @abstractmethod
+    def acting(self) -> list[int]:
+        """The seats that may decide now, in seat order ([] when over)."""
+
+    @abstractmethod
+    def apply(self, seat: int, token: str) -> list[Event]:
+        """Apply `seat`'s decision; its events, each with `ply`. Raises KindError and
+        changes nothing when the decision is malformed or illegal."""
+
+    @abstractmethod
+    def resign(self, seat: int) -> list[Event]:
+        """`seat` resigns; its events."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def resigned(self) -> list[int]:
+        """The seats that have resigned, in seat order."""
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """None while the game goes on."""
+
+    @abstractmethod
+    def position(self) -> str:
+        """The position in the engine's notation: the row's cache."""
+
+    @abstractmethod
+    def view(self, viewer: int | None) -> dict[str, Any]:
+        """The game-specific part of the state a viewer may see (None: a spectator)."""
+
+    @abstractmethod
+    def events_for(self, events: list[Event], viewer: int | None) -> list[Event]:
+        """The events a viewer may see (hidden information stays on the server)."""
+
+    @abstractmethod
+    def record(self, headers: dict[str, str]) -> str:
+        """The game as a record in the engine's notation."""
+
+
+class GameKind(ABC):
+    """A game the site hosts. Class attributes say what the rest of the site may offer."""
+
+    key: str  # stored in Game.game_type
+    name: str
+    seat_counts: tuple[int, ...]
+    rules_version: str  # the current rules, stored on new games
+    bot_levels: tuple[str, ...] = ()
+    bot_version: str = ""
+    view_template: str  # the game's part of the game page
+    view_module: str  # its ES module (a static path), driven by the live-game shell
+
+    @abstractmethod
+    def seat_key(self, seat: int) -> str:
+        """The seat's name in frames and CSS ("blue"); `seat_label` is for people."""
+
+    def seat_label(self, seat: int) -> str:
+        return self.seat_key(seat).title()
+
+    @abstractmethod
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options of a new game, validated and completed; KindError if bad."""
+
+    @abstractmethod
+    def new(self, options: dict[str, Any], seats: int, rules: str) -> str:
+        """The start position of a new game."""
+
+    @abstractmethod
+    def resume(self, position: str, tokens: list[str], resigned: list[int]) -> LiveGame:
+        """A stored game from its cached position (no replay)."""
+
+    @abstractmethod
+    def replay(self, start: str, tokens: list[str]) -> LiveGame:
+        """A game replayed from its start through `tokens`."""
+
+    def bot_name(self, level: str) -> str:
+        return f"Bot {level.title()}"
+
+    def bot_decision(self, game: LiveGame, seat: int, level: str, seed: int) -> str:
+        raise KindError(f"{self.name} has no bots")
+
+    def describe_options(self, options: dict[str, Any]) -> str:
+        """A few words for lists ("6×6")."""
+        return ""
+
+
+_KINDS: dict[str, GameKind] = {}
+
+
+def register(kind: GameKind) -> GameKind:
+    """Make a game kind available to the site (apps call this from `ready()`)."""
+    _KINDS[kind.key] = kind
+    return kind
+
+
+def unregister(key: str) -> None:
+    _KINDS.pop(key, None)
+
+
+def get_kind(key: str) -> GameKind:
+    try:
+        return _KINDS[key]
+    except KeyError:
+        raise KindError(f"unknown game type {key!r}") from None
+
+
+def all_kinds() -> list[GameKind]:
+    return list(_KINDS.values())

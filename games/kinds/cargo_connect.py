@@ -1,0 +1,147 @@
+"""Cargo Connect as a game kind: the site's only door to `engine/`.
+
+Blue and Orange are seats 0 and 1. A decision is a whole turn token of the notation
+(`a+a1a2a3a4`); the state a viewer sees is `engine.describe.describe` (nothing in Cargo
+Connect is hidden) plus the card names, so the page keeps no copy of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import CURRENT_RULES, RULES_VERSIONS, EngineError
+from engine import Game as EngineGame
+from engine.bot import BOT_LEVELS, BOT_VERSION, choose_turn
+from engine.describe import CARD_NAMES, describe
+from engine.geometry import SIZES
+from engine.notation import format_position, start_position
+from engine.position import CARD_ORDER, SIDE_NAMES
+
+from . import Event, GameKind, KindError, LiveGame, Result, register
+
+DEFAULT_SIZE = 6
+
+
+class CargoConnectGame(LiveGame):
+    def __init__(self, game: EngineGame) -> None:
+        self.game = game
+
+    @property
+    def tokens(self) -> list[str]:  # type: ignore[override]
+        return self.game.tokens
+
+    @property
+    def ply(self) -> int:
+        return self.game.ply
+
+    def acting(self) -> list[int]:
+        return [] if self.game.over else [self.game.position.side]
+
+    def apply(self, seat: int, token: str) -> list[Event]:
+        if seat not in self.acting():
+            raise KindError(f"it is {SIDE_NAMES[self.game.position.side]}'s turn")
+        try:
+            return self.game.play(token)
+        except EngineError as e:
+            raise KindError(str(e)) from None
+
+    def resign(self, seat: int) -> list[Event]:
+        try:
+            return self.game.resign(seat)
+        except EngineError as e:
+            raise KindError(str(e)) from None
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    @property
+    def resigned(self) -> list[int]:
+        return [] if self.game.resigned is None else [self.game.resigned]
+
+    def result(self) -> Result | None:
+        result = self.game.result()
+        if result is None:
+            return None
+        winner = result["winner"]
+        places = (1, 1) if winner is None else (1, 2) if winner == "blue" else (2, 1)
+        return Result(scores=(result["blue"], result["orange"]), places=places)
+
+    def position(self) -> str:
+        return format_position(self.game.position)
+
+    def view(self, viewer: int | None) -> dict[str, Any]:
+        state = describe(self.game)
+        state["card_names"] = [[card, CARD_NAMES[card]] for card in CARD_ORDER]
+        return state
+
+    def events_for(self, events: list[Event], viewer: int | None) -> list[Event]:
+        return events  # nothing in Cargo Connect is hidden
+
+    def record(self, headers: dict[str, str]) -> str:
+        self.game.headers.update(headers)
+        return self.game.record()
+
+
+class CargoConnect(GameKind):
+    key = "cargo-connect"
+    name = "Cargo Connect"
+    seat_counts = (2,)
+    rules_version = CURRENT_RULES
+    rules_versions = RULES_VERSIONS
+    sizes = SIZES
+    bot_levels = BOT_LEVELS
+    bot_version = BOT_VERSION
+    view_template = "games/cargo-connect/view.html"
+    view_module = "js/cargo-connect/view.js"
+
+    def seat_key(self, seat: int) -> str:
+        return SIDE_NAMES[seat]
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        size = options.get("size", DEFAULT_SIZE)
+        try:
+            size = int(size)
+        except (TypeError, ValueError):
+            raise KindError(
+                f"bay size must be a number from {SIZES[0]} to {SIZES[-1]}") from None
+        if size not in SIZES:
+            raise KindError(f"bay size must be {SIZES[0]} to {SIZES[-1]}, not {size}")
+        return {"size": size}
+
+    def new(self, options: dict[str, Any], seats: int, rules: str) -> str:
+        if seats != 2:
+            raise KindError("Cargo Connect is played by two")
+        try:
+            return format_position(start_position(options["size"], rules))
+        except EngineError as e:
+            raise KindError(str(e)) from None
+
+    def resume(self, position: str, tokens: list[str], resigned: list[int]) -> LiveGame:
+        game = EngineGame.from_position(position)
+        game.tokens = list(tokens)
+        if resigned:
+            game.resigned = resigned[0]
+        return CargoConnectGame(game)
+
+    def replay(self, start: str, tokens: list[str]) -> LiveGame:
+        game = EngineGame.from_position(start)
+        for token in tokens:
+            game.play(token)
+        return CargoConnectGame(game)
+
+    def bot_name(self, level: str) -> str:
+        return f"CargoBot {level.title()}"
+
+    def bot_decision(self, game: LiveGame, seat: int, level: str, seed: int) -> str:
+        assert isinstance(game, CargoConnectGame)
+        if level not in BOT_LEVELS:
+            raise KindError(f"unknown CargoBot level {level!r}")
+        return choose_turn(game.game.position, level, seed)
+
+    def describe_options(self, options: dict[str, Any]) -> str:
+        size = options.get("size")
+        return f"{size}×{size}" if size else ""
+
+
+CARGO_CONNECT = register(CargoConnect())

@@ -1,0 +1,203 @@
+"""Live play: making a game, applying a seat's decision, resigning, rematches.
+
+`apply_turn` is the one apply path for people and bots (a bot's task acts as
+`Actor.bot(level)`): inside one transaction it locks the game row, checks the seat and the
+ply, lets the game kind apply the decision, stores the `Turn` and the cache, ends the game
+through `games.finish` when it is over, and sends the frame after commit. A resent turn for
+an applied ply gets the same frame back; anything else stale is refused with the state.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from . import bots, finish
+from .actors import Actor, seat_of
+from .broadcast import game_group, send_on_commit
+from .history import turn_frames
+from .kinds import KindError, get_kind
+from .models import Game, Seat, Turn
+from .protocol import Code, GameError, public_state, rematch_info, state_of, turn_frame
+from .store import live, lock_game
+
+Termination = Game.Termination
+
+
+def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[str, Any],
+                mode: str = Game.Mode.ONLINE, rated: bool = True,
+                rules: str | None = None) -> Game:
+    """A new game of `game_type` from its start, with `seats` held by these actors in
+    order (None: an empty seat). If a bot is to move first, its task is sent once the
+    game is committed. A short unguessable id is retried on collision."""
+    try:
+        kind = get_kind(game_type)
+        if len(seats) not in kind.seat_counts:
+            raise KindError(f"{kind.name} is played by "
+                            f"{' or '.join(map(str, kind.seat_counts))}, not {len(seats)}")
+        options = kind.check_options(options)
+        rules = rules or kind.rules_version
+        start = kind.new(options, len(seats), rules)
+    except KindError as e:
+        raise GameError(Code.BAD_REQUEST, str(e)) from None
+    has_bot = any(actor is not None and actor.kind == "bot" for actor in seats)
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                game = Game.objects.create(
+                    game_type=game_type, mode=mode, rated=rated, rules=rules, options=options,
+                    start=start, position=start,
+                    bot_seed=secrets.randbits(48) if has_bot else None,
+                    bot_version=kind.bot_version if has_bot else "",
+                )
+                game.set_seats(Seat.objects.bulk_create([
+                    Seat(game=game, index=i, **(actor.seat_fields() if actor else {}))
+                    for i, actor in enumerate(seats)
+                ]))
+                fields = bots.after_change(game, live(game))
+                if fields:
+                    game.save(update_fields=fields)
+                    bots.send_task_on_commit(game)
+                return game
+        except IntegrityError:  # pragma: no cover - a 10-character base62 id collided
+            continue
+    raise RuntimeError("could not find a free game id")
+
+
+@dataclass
+class TurnResult:
+    frame: dict[str, Any]
+    duplicate: bool = False  # a resent turn: answer the sender only
+
+
+def _seat_or_refuse(game: Game, actor: Actor | None, what: str) -> int:
+    seat = seat_of(game, actor)
+    if seat is None:
+        raise GameError(Code.NOT_A_PLAYER, f"only the players may {what}", game.ply)
+    return seat
+
+
+def apply_turn(game_id: str, *, actor: Actor | None, ply: int, token: str) -> TurnResult:
+    """Play `token` at `ply` for the seat `actor` holds. Exactly once per ply."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _seat_or_refuse(game, actor, "play")
+        if ply < game.ply:
+            turn = game.turns.filter(ply=ply).first()
+            if turn is not None and turn.token == token and turn.seat == seat:
+                frame = turn_frames(game, ply, before=ply + 1)[0]  # only this ply's
+                return TurnResult(frame, duplicate=True)
+            raise GameError(Code.STALE_PLY, f"ply {ply} was already played; the game is at "
+                            f"ply {game.ply}", game.ply, state_of(game, viewer=seat))
+        if game.is_over:
+            raise GameError(Code.GAME_OVER, "the game is over", game.ply)
+        if ply != game.ply:
+            raise GameError(Code.STALE_PLY, f"the game is at ply {game.ply}, not {ply}",
+                            game.ply, state_of(game, viewer=seat))
+        lg = live(game)
+        acting = lg.acting()
+        if seat not in acting:
+            names = " or ".join(game.kind.seat_key(s) for s in acting)
+            raise GameError(Code.NOT_YOUR_TURN, f"it is {names}'s turn", game.ply)
+        try:
+            events = lg.apply(seat, token)
+        except KindError as e:
+            raise GameError(Code.ILLEGAL, str(e), game.ply) from None
+        turn = Turn.objects.create(game=game, ply=ply, token=token, seat=seat, events=events)
+        game.position = lg.position()
+        game.ply = lg.ply
+        game.tokens = list(lg.tokens)
+        fields = ["position", "ply", "tokens", *bots.after_change(game, lg)]
+        if lg.over:
+            finish.finish(game, lg, Termination.PLAYED_OUT, fields)
+        else:
+            game.save(update_fields=fields)
+        frame = turn_frame(game, turn, public_state(game, lg), lg)
+        send_on_commit(game_group(game.id), frame)
+        bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
+    return TurnResult(frame)
+
+
+def resign(game_id: str, *, actor: Actor | None, ply: int | None = None) -> dict[str, Any]:
+    """A player resigns at any time during the game (`ply` is what their client knew)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _seat_or_refuse(game, actor, "resign")
+        return _resign(game, seat, Termination.RESIGNED)
+
+
+def resign_seat(game_id: str, seat: int, termination: str = Termination.RESIGNED
+                ) -> dict[str, Any]:
+    """The site resigns for a seat: the Daily Challenge at the end of its day
+    (`Termination.DAY_ENDED`), a clock that ran out (`TIMED_OUT`)."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not 0 <= seat < len(game.seat_list):
+            raise GameError(Code.BAD_REQUEST, f"no seat {seat} in this game", game.ply)
+        return _resign(game, seat, termination)
+
+
+def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
+    if game.is_over:
+        raise GameError(Code.GAME_OVER, "the game is over", game.ply)
+    lg = live(game)
+    try:
+        events = lg.resign(seat)
+    except KindError as e:
+        raise GameError(Code.GAME_OVER, str(e), game.ply) from None
+    fields = bots.after_change(game, lg)
+    if lg.over:
+        finish.finish(game, lg, termination, fields)
+    else:  # a game of several seats goes on without this one
+        Seat.objects.filter(game=game, index=seat).update(resigned=True)
+        game.seat_list[seat].resigned = True
+        game.save(update_fields=fields)
+    frame = {"type": "resigned", "ply": game.ply, "seat": seat,
+             "side": game.kind.seat_key(seat), "events": events,
+             "state": public_state(game, lg)}
+    send_on_commit(game_group(game.id), frame)
+    bots.send_task_on_commit(game)
+    return frame
+
+
+def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
+    """After a game: a player offers, another player accepting starts a new game with the
+    seats turned by one (Blue and Orange swap). Bots accept at once. Pushed to the game's
+    group as a `rematch` frame."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _seat_or_refuse(game, actor, "offer a rematch")
+        if not game.is_over:
+            raise GameError(Code.GAME_NOT_OVER, "a rematch is offered after the game", game.ply)
+        if game.rematch_id is None:
+            others = [i for i in game.human_seats if i != seat]
+            if game.rematch_offered_by is None:
+                game.rematch_offered_by = seat
+            if not others or game.rematch_offered_by != seat:
+                game.rematch = _rematch_of(game)
+            game.save(update_fields=["rematch_offered_by", "rematch"])
+        frame = {"type": "rematch", "ply": game.ply, "rematch": rematch_info(game),
+                 "state": public_state(game)}
+        send_on_commit(game_group(game.id), frame)
+    return frame
+
+
+def _rematch_of(game: Game) -> Game:
+    holders = [_actor_of_seat(s) for s in game.seat_list]
+    turned = holders[-1:] + holders[:-1]
+    return create_game(game_type=game.game_type, seats=turned, options=game.options,
+                       mode=game.mode, rated=game.rated, rules=game.rules)
+
+
+def _actor_of_seat(seat: Seat) -> Actor | None:
+    if seat.bot_level:
+        return Actor.bot(seat.bot_level)
+    if seat.user is not None:
+        return Actor.member(seat.user)
+    if seat.guest_key:
+        return Actor.guest(seat.guest_key)
+    return None

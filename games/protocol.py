@@ -1,0 +1,177 @@
+"""The wire protocol of live play (docs/live-protocol.md): the state a viewer sees, the
+frames sent to sockets and returned by the HTTP fallback, and the one error type.
+
+`GameError(Code.X, message)` is every refusal: it changes nothing, knows its HTTP status and
+builds its own `error` frame; `NotFound` is the 404. The state is the game kind's view plus
+the site's fields (seats, players, status, rematch); this module never decides a rule.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from django.urls import reverse
+
+from .kinds import LiveGame
+from .models import Game, Seat, Turn
+
+PROTOCOL_VERSION = 2
+MAX_TOKEN_LENGTH = 32
+
+
+class Code(Enum):
+    """Error codes, each with its HTTP status."""
+
+    BAD_FRAME = ("bad_frame", 400)
+    BAD_REQUEST = ("bad_request", 400)
+    ILLEGAL = ("illegal", 400)
+    THROTTLED = ("throttled", 429)
+    NOT_A_PLAYER = ("not_a_player", 403)
+    NOT_YOUR_TURN = ("not_your_turn", 409)
+    STALE_PLY = ("stale_ply", 409)
+    GAME_OVER = ("game_over", 409)
+    GAME_NOT_OVER = ("game_not_over", 400)
+    GONE = ("gone", 409)
+    OWN_CHALLENGE = ("own_challenge", 400)
+    NOT_FOUND = ("not_found", 404)
+
+    def __init__(self, code: str, status: int) -> None:
+        self.code = code
+        self.status = status
+
+
+class GameError(Exception):
+    """A refused request; nothing changed. After a `stale_ply`, `state` is the current
+    state, sent after the error frame."""
+
+    def __init__(self, code: Code, message: str, ply: int | None = None,
+                 state: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.error = code
+        self.message = message
+        self.ply = ply
+        self.state = state
+
+    @property
+    def code(self) -> str:
+        return self.error.code
+
+    @property
+    def status(self) -> int:
+        return self.error.status
+
+    def frame(self) -> dict[str, Any]:
+        return {"type": "error", "code": self.code, "message": self.message, "ply": self.ply}
+
+    def body(self) -> dict[str, Any]:
+        """The HTTP fallback's answer: the frame, and the state after a stale ply."""
+        body = self.frame()
+        if self.state is not None:
+            body["state"] = self.state
+        return body
+
+
+class NotFound(GameError):
+    def __init__(self, what: str) -> None:
+        super().__init__(Code.NOT_FOUND, f"no such {what}")
+
+
+def game_socket_path(game_id: str) -> str:
+    """The game's WebSocket path (games/routing.py), for the page."""
+    return f"/ws/game/{game_id}/"
+
+
+# --- who sits where ------------------------------------------------------------------------
+
+
+def player_info(game: Game, seat: Seat) -> dict[str, Any] | None:
+    """A seat's holder as the page shows them: name, rating (the one this game's mode
+    counts: Elo online, the vs CargoBot rating against CargoBot), bot level."""
+    from rankings.ratings import shown_rating
+
+    if seat.bot_level:
+        return {"name": game.kind.bot_name(seat.bot_level), "rating": shown_rating(game, seat),
+                "bot": seat.bot_level}
+    if seat.user is not None:
+        return {"name": seat.user.get_username(), "rating": shown_rating(game, seat),
+                "bot": None}
+    if seat.guest_key:
+        return {"name": "Guest", "rating": None, "bot": None}
+    return None
+
+
+def seats_info(game: Game) -> list[dict[str, Any]]:
+    kind = game.kind
+    out = []
+    for seat in game.seat_list:
+        info = player_info(game, seat) or {"name": None, "rating": None, "bot": None}
+        out.append({"seat": seat.index, "side": kind.seat_key(seat.index),
+                    "label": kind.seat_label(seat.index), **info})
+    return out
+
+
+def rematch_info(game: Game) -> dict[str, Any] | None:
+    if game.rematch_offered_by is None and game.rematch_id is None:
+        return None
+    offered = game.rematch_offered_by
+    return {
+        "offered_by": None if offered is None else game.kind.seat_key(offered),
+        "game": game.rematch_id,
+        "url": reverse("games:game", kwargs={"game_id": game.rematch_id})
+        if game.rematch_id else None,
+    }
+
+
+# --- the state -----------------------------------------------------------------------------
+
+
+def state_of(game: Game, lg: LiveGame | None = None, *, viewer: int | None = None,
+             final: bool = True) -> dict[str, Any]:
+    """The state snapshot for `viewer` (a seat, None for a spectator). `final=False`
+    describes an earlier ply (replays, catch-up): no resignation, no rematch, the status
+    from the engine alone."""
+    if lg is None:
+        from .store import live
+
+        lg = live(game)
+    kind = game.kind
+    state = lg.view(viewer)
+    seats = seats_info(game)
+    resigned = lg.resigned if final else []
+    state.update(
+        id=game.id,
+        v=PROTOCOL_VERSION,
+        game_type=game.game_type,
+        status=game.status if final else ("finished" if lg.over else "active"),
+        seats=seats,
+        players={s["side"]: player_info(game, seat) for s, seat in zip(seats, game.seat_list,
+                                                                         strict=True)},
+        acting=[] if lg.over else lg.acting(),
+        viewer=viewer,
+        you=None if viewer is None else kind.seat_key(viewer),
+        turns=list(lg.tokens),
+        resigned=kind.seat_key(resigned[0]) if resigned else None,
+        rematch=rematch_info(game) if final else None,
+    )
+    if final and game.status == Game.Status.VOIDED:
+        state["voided"] = game.void_reason or "voided"
+    return state
+
+
+def public_state(game: Game, lg: LiveGame | None = None, *, final: bool = True) -> dict[str, Any]:
+    """The snapshot broadcast to a group: a spectator's view without `you`/`viewer` (each
+    client keeps its own seat)."""
+    state = state_of(game, lg, final=final)
+    del state["you"], state["viewer"]
+    return state
+
+
+# --- frames --------------------------------------------------------------------------------
+
+
+def turn_frame(game: Game, turn: Turn, state: dict[str, Any], lg: LiveGame,
+               viewer: int | None = None) -> dict[str, Any]:
+    return {"type": "turn", "ply": turn.ply, "token": turn.token, "seat": turn.seat,
+            "side": game.kind.seat_key(turn.seat),
+            "events": lg.events_for(turn.events, viewer), "state": state}

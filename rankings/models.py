@@ -1,0 +1,58 @@
+"""Rating history: one row per member per rated game (Elo online, the vs CargoBot rating
+against CargoBot), written by `rankings.ratings` in the transaction that records the result,
+deleted when the game is voided (its change taken back)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class RatingChange(models.Model):
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE,
+                             related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    before = models.IntegerField()
+    after = models.IntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="rating_change_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game_id}: {self.before} -> {self.after}"
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+class BotRatingChange(models.Model):
+    """One finished casual game against CargoBot: the member's vs CargoBot rating before and
+    after, against the level's fixed rating (`rankings.elo.BOT_RATINGS`)."""
+
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE,
+                                related_name="bot_rating_change")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_rating_changes"
+    )
+    level = models.CharField(max_length=8)
+    bot_rating = models.IntegerField()
+    score = models.FloatField()  # 1 win, 0.5 draw, 0 loss
+    before = models.IntegerField()
+    after = models.IntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} vs CargoBot {self.level}: {self.before} -> {self.after}"
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
