@@ -26,13 +26,14 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import START_RATING, Player
 from engine import EngineError
 from engine import Game as EngineGame
 from engine.bot import choose_turn
-from engine.describe import describe
+from engine.describe import CARD_NAMES, describe
 from engine.notation import format_position, start_position
 
 from .models import SIDES, BotRatingChange, Challenge, Game, RatingChange, Turn
@@ -138,7 +139,9 @@ def _player_info(game: Game, side: str) -> dict[str, Any] | None:
 def rematch_info(game: Game) -> dict[str, Any] | None:
     if game.rematch_offered_by is None and game.rematch_id is None:
         return None
-    return {"offered_by": game.rematch_offered_by, "game": game.rematch_id}
+    return {"offered_by": game.rematch_offered_by, "game": game.rematch_id,
+            "url": reverse("games:game", kwargs={"game_id": game.rematch_id})
+            if game.rematch_id else None}
 
 
 def state_of(game: Game, eg: EngineGame | None = None, *, you: str | None = None,
@@ -158,6 +161,17 @@ def state_of(game: Game, eg: EngineGame | None = None, *, you: str | None = None
         resigned=game.resigned if final else None,
         rematch=rematch_info(game) if final else None,
     )
+    # Front-end split: generic fields for the live shell (to be replaced by the refactor).
+    state.update(
+        game_type="cargo-connect",
+        seats=[{"seat": i, "side": side, "label": side.title(),
+                **(state["players"][side] or {"name": None, "rating": None, "bot": None})}
+               for i, side in enumerate(SIDES)],
+        viewer=SIDES.index(you) if you else None,
+        acting=[] if state["over"] or game.resigned and final
+        else [SIDES.index(state["to_move"])],
+        card_names=list(CARD_NAMES.items()),
+    )
     return state
 
 
@@ -167,6 +181,7 @@ def public_state(game: Game, eg: EngineGame | None = None, *, final: bool = True
     `final=False`: an earlier ply, as `state_of` says."""
     state = state_of(game, eg, final=final)
     del state["you"]
+    del state["viewer"]
     return state
 
 
@@ -291,6 +306,7 @@ def seek_info(challenge: Challenge) -> dict[str, Any]:
         "rules": challenge.rules,
         "color": challenge.color,
         "url": f"/challenge/{challenge.id}",
+        "accept_url": reverse("games:accept", kwargs={"challenge_id": challenge.id}),
     }
 
 

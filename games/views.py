@@ -64,6 +64,8 @@ def game(request, game_id):
         "rematch_url": reverse("games:rematch", kwargs=kw),
         "replay_url": reverse("games:replay", kwargs=kw),
         "csrf_token": get_token(request),
+        "view_template": "games/cargo-connect/view.html",
+        "view_module": "js/cargo-connect/view.js",
     })
 
 
@@ -161,6 +163,7 @@ def lobby(request):
         "bot_levels": [(level, services.bot_name(level), rating)
                        for level, rating in services.BOT_RATINGS.items()],
         "seeks_url": reverse("games:seeks_json"),
+        "lobby_ws_path": "/ws/lobby/",
     })
 
 
@@ -223,6 +226,7 @@ def challenge(request, challenge_id):
         "is_creator": challenge.creator_id == request.user.pk,
         "link": request.build_absolute_uri(),
         "status_url": reverse("games:challenge_json", kwargs={"challenge_id": challenge.id}),
+        "lobby_ws_path": "/ws/lobby/",
     })
 
 
