@@ -77,6 +77,9 @@ class NotFound(GameError):
         super().__init__(Code.NOT_FOUND, f"no such {what}")
 
 
+LOBBY_SOCKET_PATH = "/ws/lobby/"  # games/routing.py; Channels' routes have no reverse()
+
+
 def game_socket_path(game_id: str) -> str:
     """The game's WebSocket path (games/routing.py), for the page."""
     return f"/ws/game/{game_id}/"

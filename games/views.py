@@ -24,7 +24,14 @@ from .actors import Actor, actor_of, ensure_session
 from .kinds import get_kind
 from .lobby import my_challenges
 from .models import Challenge, Game
-from .protocol import MAX_TOKEN_LENGTH, Code, GameError, NotFound, game_socket_path
+from .protocol import (
+    LOBBY_SOCKET_PATH,
+    MAX_TOKEN_LENGTH,
+    Code,
+    GameError,
+    NotFound,
+    game_socket_path,
+)
 
 CARGO_CONNECT = "cargo-connect"
 
@@ -172,6 +179,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "bot_levels": [(level, kind.bot_name(level), BOT_RATINGS[level])
                        for level in kind.bot_levels],
         "seeks_url": reverse("games:seeks_json"),
+        "lobby_ws_path": LOBBY_SOCKET_PATH,
     })
 
 
@@ -240,6 +248,7 @@ def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
         "is_creator": challenge.creator_id == request.user.pk,
         "link": request.build_absolute_uri(),
         "status_url": reverse("games:challenge_json", kwargs={"challenge_id": challenge.id}),
+        "lobby_ws_path": LOBBY_SOCKET_PATH,
     })
 
 

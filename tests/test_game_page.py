@@ -34,6 +34,8 @@ def render_game(state, **extra):
         "record_url": "/g/k3J9xQ2mVa.ccn",
         "rematch_url": "/g/k3J9xQ2mVa/rematch",
         "csrf_token": "tok3n",
+        "view_template": "games/cargo-connect/view.html",
+        "view_module": "js/cargo-connect/view.js",
         **extra,
     }
     return render_to_string("games/game.html", context, request=request)
@@ -60,7 +62,8 @@ def test_it_embeds_the_state_and_the_transport_urls():
     assert 'data-csrf="tok3n"' in html
     assert 'href="/g/k3J9xQ2mVa.ccn"' in html
     assert 'href="/how-to-play"' in html
-    assert "js/game/game.js" in html and "css/game.css" in html
+    assert "js/live/game.js" in html and "css/game.css" in html
+    assert 'data-view-module="/static/js/cargo-connect/view.js"' in html
 
 
 def test_it_accepts_a_pre_encoded_state_json_string():
@@ -94,7 +97,7 @@ def test_it_renders_the_replay_page():
         "game": SimpleNamespace(id="k3J9xQ2mVa"), "replay_json": json.dumps(data),
         "record_url": "/g/k3J9xQ2mVa.ccn"}, request=request)
     assert len(json.loads(embedded(html, "replay-data"))["states"]) == 3
-    assert "js/game/replay.js" in html
+    assert "js/cargo-connect/replay.js" in html
 
 
 def test_the_how_to_play_page_shows_engine_boards(client):

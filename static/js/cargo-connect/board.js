@@ -1,15 +1,10 @@
 // The Cargo Bay: slots, modules (absolutely positioned, moved with CSS transforms),
 // the MagLock, click targets, and animations driven by the engine's events.
 // Nothing here decides a rule: it draws rows it is given and moves modules where events say.
+import { el, nextFrame, reducedMotion, sleep } from "../live/dom.js";
 
 const KIND_OF = { B: "blue", O: "orange", x: "empty" };
 const LETTERS = "abcdefgh";
-
-export const reducedMotion = () =>
-  window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
 
 export function splitCells(text) {
   const cells = [];
@@ -437,11 +432,4 @@ export function touchedBy(events) {
     if (event.type === "unload") for (const cell of splitCells(event.cells)) touched.add(cell);
   }
   return { touched, destroyed };
-}
-
-export function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }

@@ -10,6 +10,9 @@
 //   onRematch(frame)   a `rematch` frame (an offer, or the new game)
 //   onDuplicate(frame) a `turn` frame for a ply already applied (used for the last-turn marks)
 //   onStatus(status)   "connecting" | "live" | "reconnecting" | "polling" | "offline"
+//
+// It knows the protocol's frames and plies, never a game's rules or tokens.
+import { wsUrl } from "./dom.js";
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
@@ -62,8 +65,7 @@ export class GameSocket {
   // ---- WebSocket --------------------------------------------------------------------
 
   wsUrl() {
-    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${window.location.host}${this.config.wsPath}`;
+    return wsUrl(this.config.wsPath);
   }
 
   connect() {

@@ -1,9 +1,9 @@
 // Making a turn: offers exactly state.legal and state.options, grouped by the token's first
 // character (notation, not rules). Calls onSend(token) with the whole turn token.
-import { el, splitCells } from "./board.js";
-import { CARD_NAMES, corridorWords } from "./panels.js";
-
-const CARD_ORDER = "SLPDR";
+// Card names and their order come from `state.card_names` ([key, name] pairs).
+import { el } from "../live/dom.js";
+import { splitCells } from "./board.js";
+import { corridorWords } from "./panels.js";
 
 export class TurnControls {
   constructor(panel, bay, { onSend, onMessage }) {
@@ -15,11 +15,13 @@ export class TurnControls {
     this.active = false;
   }
 
-  /** Offer a turn from this state (or nothing, if it isn't ours to play). */
-  update(state, you) {
+  /** Offer a turn from this state as `you` (a side) when `enabled` (the shell says the
+   * viewer may act now), or nothing. */
+  update(state, you, enabled) {
     this.state = state;
     this.you = you;
-    this.active = Boolean(you) && !state.over && state.to_move === you && state.legal?.length > 0;
+    this.cardNames = new Map(state.card_names || []);
+    this.active = Boolean(enabled && you) && !state.over && state.legal?.length > 0;
     this.legal = new Set(state.legal || []);
     this.showChoices();
   }
@@ -58,10 +60,10 @@ export class TurnControls {
     const cards = el("div", "card-buttons");
     cards.setAttribute("role", "group");
     cards.setAttribute("aria-label", "Your cards");
-    for (const card of CARD_ORDER) {
+    for (const [card, cardName] of this.cardNames) {
       if (!state.cards?.[this.you]?.includes(card)) continue;
       const tokens = [...this.legal].filter((t) => t[0] === card);
-      const button = el("button", "btn", CARD_NAMES[card]);
+      const button = el("button", "btn", cardName);
       button.type = "button";
       button.dataset.card = card;
       button.disabled = tokens.length === 0;
@@ -91,7 +93,7 @@ export class TurnControls {
 
   openCard(card, tokens) {
     this.bay.clearTargets();
-    this.heading(CARD_NAMES[card]);
+    this.heading(this.cardNames.get(card));
     if (card === "S") {
       const group = el("div", "choice-buttons");
       for (const [token, label] of [["S<", "⟲ Rotate left"], ["S>", "⟳ Rotate right"]]) {
@@ -117,7 +119,7 @@ export class TurnControls {
           const corridor = token.slice(1);
           const release = card === "L" && corridor === this.state.lock;
           const button = this.tokenButton(token, release ? `${corridor} (release)` : corridor);
-          button.setAttribute("aria-label", `${CARD_NAMES[card]}: ${release ? "release " : ""}${corridorWords(corridor)}`);
+          button.setAttribute("aria-label", `${this.cardNames.get(card)}: ${release ? "release " : ""}${corridorWords(corridor)}`);
           const show = () => this.bay.previewCorridor(corridor, card === "P" ? "purge" : "");
           button.addEventListener("mouseenter", show);
           button.addEventListener("focus", show);
@@ -142,7 +144,7 @@ export class TurnControls {
 
   pickDamage(tokens, first) {
     this.bay.clearTargets();
-    this.heading(CARD_NAMES.D);
+    this.heading(this.cardNames.get("D"));
     const pairs = tokens.map((t) => splitCells(t.slice(1)));
     let offered;
     if (!first) {

@@ -1,16 +1,10 @@
 // Players (points, unused cards, shelves), the turn list, the Final Audit and the words
-// announced for each turn. Presentation only: every number comes from the state or events.
-import { el, splitCells } from "./board.js";
+// announced for each turn. Presentation only: every number comes from the state or events,
+// card names and their order from `state.card_names`, shapes and their order from the keys
+// of `state.shelves[side]`.
+import { el } from "../live/dom.js";
+import { splitCells } from "./board.js";
 
-export const CARD_NAMES = {
-  S: "Station Rotation 90°",
-  L: "Corridor Lockdown",
-  P: "Corridor Purge",
-  D: "Cargo Damage",
-  R: "Re-Routing Order",
-};
-const CARD_ORDER = "SLPDR";
-const SHAPES = "OTJLSZI";
 const SIDES = ["blue", "orange"];
 const CHIT_WORD = { gold: "Gold chit", steel: "Steel chit", rust: "Rust chit (not completed yet)" };
 
@@ -18,6 +12,14 @@ export const sideName = (side) => (side === "blue" ? "Blue" : "Orange");
 
 export function playerName(state, side) {
   return state.players?.[side]?.name || sideName(side);
+}
+
+/** The status line's words once the shift is over. */
+export function outcomeText(state) {
+  const winner = state.result ? state.result.winner : state.audit?.winner;
+  return winner
+    ? `Shift over: ${playerName(state, winner)} (${sideName(winner)}) wins`
+    : "Shift over: draw";
 }
 
 export function corridorWords(corridor) {
@@ -51,19 +53,17 @@ export function renderPlayers(container, state, you) {
     const hand = el("ul", "hand");
     hand.setAttribute("aria-label", `${sideName(side)}'s cards`);
     const unused = new Set(state.cards?.[side] || []);
-    for (const card of CARD_ORDER) {
-      const item = el("li", unused.has(card) ? "" : "is-spent", CARD_NAMES[card]);
+    for (const [card, cardName] of state.card_names || []) {
+      const item = el("li", unused.has(card) ? "" : "is-spent", cardName);
       item.dataset.card = card;
-      if (!unused.has(card)) item.setAttribute("aria-label", `${CARD_NAMES[card]} (played)`);
+      if (!unused.has(card)) item.setAttribute("aria-label", `${cardName} (played)`);
       hand.append(item);
     }
     panel.append(hand);
 
     const shelf = el("ul", "shelf");
     shelf.setAttribute("aria-label", `${sideName(side)}'s shelf`);
-    const chits = state.shelves?.[side] || {};
-    for (const shape of SHAPES) {
-      const chit = chits[shape] || "rust";
+    for (const [shape, chit] of Object.entries(state.shelves?.[side] || {})) {
       const item = el("li", chit, shape);
       item.dataset.shape = shape;
       item.dataset.chit = chit;
@@ -216,14 +216,4 @@ export function describeTurn(side, token, events) {
   }
   if (!parts.length) return `${who} played ${token}`;
   return `${parts.join(", ")}.`.replace(/^./, (c) => c.toUpperCase());
-}
-
-// The JSON a template put in a json_script element (decoded twice if it was a
-// pre-encoded JSON string), or null if the page has no such element.
-export function readJson(id) {
-  const node = document.getElementById(id);
-  if (!node) return null;
-  let value = JSON.parse(node.textContent);
-  if (typeof value === "string") value = JSON.parse(value);
-  return value;
 }

@@ -1,8 +1,8 @@
-// The replay viewer: step through a finished game's states, animating each turn forward.
+// The replay viewer page: step through a finished game's states, animating each turn
+// forward. Reuses the view's board and panels and the live shell's DOM helpers; no socket.
+import { readJson } from "../live/dom.js";
 import { Bay, touchedBy } from "./board.js";
-import {
-  describeTurn, readJson, renderAudit, renderPlayers, renderTurnList,
-} from "./panels.js";
+import { describeTurn, renderAudit, renderPlayers, renderTurnList } from "./panels.js";
 
 function start() {
   const root = document.getElementById("replay");

@@ -1,0 +1,298 @@
+// The live-game shell: everything on a live game page that is the same for every game.
+// It owns the transport (GameSocket: reconnect with backoff, catch-up by `sync`, HTTP
+// fallback polling), the connection indicator, the status line and the message line,
+// the aria-live announcements, resign (with its confirm dialog) and the rematch box. It
+// knows no game: the board, the controls, the panels and the words for a turn belong to a
+// *view*, a module the server names and the shell loads. docs/live-frontend.md has more.
+//
+// ---- The page ------------------------------------------------------------------------
+// templates/games/game.html renders the root element `#game` with the transport's URLs as
+// data attributes (ws-path, turn-url, resign-url, events-url, rematch-url, csrf) and
+// `data-view-module` (the view's static URL, from the context key `view_module`), includes
+// the view's partial (`view_template`), which lays out the page and places the shell's
+// fragments (templates/games/live/), and embeds the state as json_script `#game-state`.
+// The shell finds its elements by these hooks (each optional):
+//   [data-connection] [data-status-line] [data-message] [data-announce] [data-rematch]
+//   [data-action=resign] [data-confirm-resign] (a <dialog> whose form returns "resign"; its
+//   data-question is the window.confirm() text where <dialog> is not supported)
+//
+// ---- The state fields the shell reads (everything else is the view's) ---------------------
+//   ply, over, status, turns, rematch {offered_by, game, url},
+//   seats [{seat, side, label, name, rating, bot}] in seat order,
+//   acting [seat indexes that may act now], viewer (this page's seat index or null; only in
+//   the page's own state: broadcast states lack it, so the shell keeps the first one).
+//
+// ---- The view interface ----------------------------------------------------------------
+// The view module exports
+//   createView(root, state, {sendTurn}) -> view
+//       root      the #game element (the view draws into the elements of its own partial)
+//       state     the first state, with `viewer`
+//       sendTurn(token)  send a turn (a string in the game's notation) for the current ply;
+//                 the answer comes back as a turn frame (-> animate, then draw) or as an
+//                 error (-> draw with the unchanged state). The view freezes its own
+//                 controls while its turn is in flight.
+//   debugName (optional) a global name under which the shell also exposes its debug handle
+//       {state, socket, view} (always exposed as window.liveGame).
+// and the view object has
+//   draw(state)               draw everything for this state at once (no animation); called
+//                             on load, after every turn's animation, on snapshots and errors.
+//   animate(frame, before) -> Promise   play a `turn` frame, starting from `before` (the
+//                             state shown so far; the state after is `frame.state`). Resolve
+//                             when done, also if the animation fails. The shell calls
+//                             draw(after) next. Frames are handed over strictly in order,
+//                             one animation at a time.
+//   describeTurn(frame, state) -> string   one sentence for a turn frame (announced through
+//                             aria-live and shown in the message line); `state` is the state
+//                             after it.
+//   describeOutcome(state) -> string   the status line once `state.over` ("… wins").
+//   setInteractive(on)        on: the viewer may act now (their seat is in `acting`, the game
+//                             is not over, no animation runs); offer controls only then.
+//   showLast(frame)           (optional) mark a turn already applied: on load the shell asks
+//                             for the last turn's frame only so the view can mark it.
+// The shell never reads a game's own fields and the view never touches the socket.
+import { el, readJson } from "./dom.js";
+import { GameSocket } from "./socket.js";
+
+const STATUS_TEXT = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  polling: "No live link: checking every 2 s",
+  offline: "Offline: retrying",
+};
+
+const seatName = (seat) => seat?.name || seat?.label || "";
+
+export async function startLiveGame(root) {
+  const $ = (selector) => root.querySelector(selector);
+  const initial = readJson("game-state");
+  const viewer = initial.viewer ?? null;
+  const siteName = document.title.split(" · ").pop();
+  let state = initial;
+  let lastShown = false; // a turn's marks are on the board (from a turn or its duplicate)
+
+  const announce = (text) => {
+    const node = $("[data-announce]");
+    if (node) node.textContent = text;
+  };
+  const message = (text, isError = false) => {
+    const line = $("[data-message]");
+    if (!line) return;
+    line.textContent = text || "";
+    line.classList.toggle("is-error", isError);
+    line.setAttribute("role", isError ? "alert" : "status");
+  };
+
+  let module;
+  try {
+    module = await import(root.dataset.viewModule);
+  } catch (error) {
+    message("The game view could not be loaded; reload the page to try again.", true);
+    throw error;
+  }
+
+  const merge = (next) => ({ ...state, ...next, viewer });
+  const seatOfSide = (side) => state.seats?.find((seat) => seat.side === side);
+  const mySeat = () => (viewer === null ? null : state.seats?.[viewer] ?? null);
+  const yourTurn = () => viewer !== null && !state.over && (state.acting || []).includes(viewer);
+
+  // Work on the page happens in order, one turn's animation after another.
+  let chain = Promise.resolve();
+  const enqueue = (job) => {
+    chain = chain.then(job).catch((error) => console.error(error));
+  };
+
+  function seatSpans(seats, withLabel) {
+    const spans = [];
+    seats.forEach((seat, i) => {
+      if (i) spans.push(", ");
+      const text = withLabel ? `${seatName(seat)} (${seat.label})` : seatName(seat);
+      spans.push(el("span", `side-${seat.side}`, text));
+    });
+    return spans;
+  }
+
+  function drawStatus() {
+    const line = $("[data-status-line]");
+    if (line) {
+      line.replaceChildren();
+      delete line.dataset.botThinking;
+      const acting = (state.acting || []).map((i) => state.seats?.[i]).filter(Boolean);
+      if (state.over) {
+        line.textContent = view.describeOutcome(state);
+      } else if (yourTurn()) {
+        line.textContent = "Your turn";
+      } else if (acting.length && acting.every((seat) => seat.bot)) {
+        // A bot's turn is computed by a Celery task; it arrives as a normal turn frame.
+        line.append(...seatSpans(acting, false), acting.length > 1 ? " are thinking…" : " is thinking…");
+        line.dataset.botThinking = "";
+      } else if (acting.length) {
+        line.append(...seatSpans(acting, true), viewer !== null ? " to move: waiting…" : " to move");
+      }
+    }
+    const names = (state.seats || []).map(seatName).join(" vs ");
+    const phase = state.over ? "Over" : yourTurn() ? "Your turn" : "Playing";
+    document.title = `${phase} · ${names} · ${siteName}`;
+  }
+
+  function drawRematch() {
+    const box = $("[data-rematch]");
+    if (!box) return;
+    box.replaceChildren();
+    const me = mySeat();
+    if (!state.over || !me || !root.dataset.rematchUrl) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const offer = state.rematch;
+    const text = el("p", "");
+    const button = el("button", "btn primary");
+    button.type = "button";
+    button.dataset.action = "rematch";
+    if (offer?.game) {
+      const link = el("a", "btn primary", "Go to the rematch");
+      link.href = offer.url;
+      text.textContent = "The rematch has started (colours swapped).";
+      box.append(text, link);
+      return;
+    }
+    if (offer?.offered_by && offer.offered_by !== me.side) {
+      text.textContent = `${seatName(seatOfSide(offer.offered_by))} offers a rematch.`;
+      button.textContent = "Accept rematch";
+    } else if (offer?.offered_by === me.side) {
+      text.textContent = "Rematch offered: waiting for your opponent.";
+      box.append(text);
+      return;
+    } else {
+      text.textContent = "Play again, colours swapped?";
+      button.textContent = "Offer a rematch";
+    }
+    button.addEventListener("click", offerRematch);
+    box.append(text, button);
+  }
+
+  async function offerRematch() {
+    try {
+      const response = await fetch(root.dataset.rematchUrl, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "X-CSRFToken": root.dataset.csrf, Accept: "application/json" },
+      });
+      const frame = await response.json();
+      if (frame.type === "error") message(frame.message, true);
+      else applyRematch(frame);
+    } catch {
+      message("Could not reach the server; try again.", true);
+    }
+  }
+
+  function applyRematch(frame) {
+    state = merge({ ...(frame.state || {}), rematch: frame.rematch ?? frame.state?.rematch });
+    drawRematch();
+    const offer = frame.rematch;
+    if (offer?.game) announce("The rematch has started.");
+    else if (offer?.offered_by && offer.offered_by !== mySeat()?.side) {
+      announce(`${seatName(seatOfSide(offer.offered_by))} offers a rematch.`);
+    }
+  }
+
+  // The shell's own parts of the page.
+  function drawShell() {
+    drawStatus();
+    drawRematch();
+    const resign = $("[data-action=resign]");
+    if (resign) resign.hidden = viewer === null || state.over;
+  }
+
+  function drawAll() {
+    view.draw(state);
+    drawShell();
+    view.setInteractive(yourTurn());
+  }
+
+  const socket = new GameSocket(
+    {
+      wsPath: root.dataset.wsPath,
+      turnUrl: root.dataset.turnUrl,
+      resignUrl: root.dataset.resignUrl,
+      eventsUrl: root.dataset.eventsUrl,
+      csrfToken: root.dataset.csrf,
+      ply: state.ply,
+      over: state.over,
+    },
+    {
+      onTurn: (frame) =>
+        enqueue(async () => {
+          const before = state;
+          const next = merge(frame.state || {});
+          view.setInteractive(false);
+          message("");
+          const text = view.describeTurn(frame, next);
+          announce(text);
+          await view.animate(frame, before);
+          lastShown = true;
+          state = next;
+          view.draw(state);
+          drawShell();
+          view.setInteractive(yourTurn());
+          message(text);
+        }),
+      onResigned: (frame) =>
+        enqueue(() => {
+          state = merge(frame.state || { over: true, resigned: frame.side, acting: [] });
+          drawAll();
+          const seat = seatOfSide(frame.side);
+          const text = `${seatName(seat) || frame.side} (${seat?.label ?? frame.side}) resigned.`;
+          announce(text);
+          message(text);
+        }),
+      onState: (next) =>
+        enqueue(() => {
+          state = merge(next);
+          drawAll();
+        }),
+      onRematch: (frame) => enqueue(() => applyRematch(frame)),
+      onDuplicate: (frame) =>
+        enqueue(() => {
+          if (lastShown || frame.ply !== state.ply - 1) return;
+          lastShown = true;
+          view.showLast?.(frame);
+          message(`Last turn: ${view.describeTurn(frame, state)}`);
+        }),
+      onError: (frame) =>
+        enqueue(() => {
+          message(frame.message || `Refused (${frame.code})`, true);
+          announce(frame.message || "Refused");
+          drawAll(); // nothing changed: back to the state as it is
+        }),
+      onStatus: (status) => {
+        const node = $("[data-connection]");
+        if (!node) return;
+        node.dataset.status = status;
+        node.textContent = STATUS_TEXT[status] || status;
+      },
+    },
+  );
+
+  const view = module.createView(root, state, {
+    sendTurn: (token) => socket.sendTurn(state.ply, token),
+  });
+
+  // Resign, with confirmation.
+  const dialog = $("[data-confirm-resign]");
+  $("[data-action=resign]")?.addEventListener("click", () => {
+    if (dialog?.showModal) dialog.showModal();
+    else if (window.confirm(dialog?.dataset.question || "Resign?")) socket.resign();
+  });
+  dialog?.addEventListener("close", () => {
+    if (dialog.returnValue === "resign") socket.resign();
+  });
+
+  drawAll();
+  announce(state.over ? `${view.describeOutcome(state)}.` : yourTurn() ? "Your turn." : "");
+  socket.start();
+  const handle = { get state() { return state; }, socket, view }; // for tests and debugging
+  window.liveGame = handle;
+  if (module.debugName) window[module.debugName] = handle;
+}
