@@ -1,4 +1,5 @@
-# The two commands: `make run` (serve the site at http://127.0.0.1:8000/) and `make test`.
+# The two commands: `make run` (serve the site at http://127.0.0.1:8000/) and `make test`
+# (ruff, mypy, then pytest).
 VENV ?= .venv
 PYTHON ?= python3
 HOST ?= 127.0.0.1
@@ -43,5 +44,7 @@ worker: $(STAMP)
 test: $(STAMP)
 	@echo "==> ruff check ."
 	$(VENV)/bin/ruff check .
+	@echo "==> mypy (django-stubs; engine, express and the apps: pyproject.toml [tool.mypy])"
+	$(VENV)/bin/mypy
 	@echo "==> pytest tests/ (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
 	$(VENV)/bin/pytest tests/

@@ -5,10 +5,12 @@ axes counts failures per username, so both spellings of one account must name th
 username: an email that belongs to an account counts as that account's username.
 """
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 
 
-def login_username(request, credentials: dict | None) -> str | None:
+def login_username(request: Any, credentials: dict[str, Any] | None) -> str | None:
     credentials = credentials or {}
     login = credentials.get("username") or credentials.get("email")
     if not login and request is not None:

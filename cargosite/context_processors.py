@@ -1,6 +1,9 @@
 """The site navigation. Each entry names a URL; an entry whose URL is not wired up yet is
 left out, so a page appears in the nav as soon as its issue adds the route."""
 
+from typing import Any
+
+from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
 NAV_ITEMS = [
@@ -14,7 +17,7 @@ USER_NAV_ITEMS = [
 ]
 
 
-def _resolved(items):
+def _resolved(items: list[tuple[str, str]]) -> list[dict[str, str]]:
     links = []
     for label, name in items:
         try:
@@ -24,5 +27,5 @@ def _resolved(items):
     return links
 
 
-def navigation(request):
+def navigation(request: HttpRequest) -> dict[str, Any]:
     return {"nav_links": _resolved(NAV_ITEMS), "user_nav_links": _resolved(USER_NAV_ITEMS)}

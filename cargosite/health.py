@@ -3,6 +3,7 @@
 import asyncio
 import contextlib
 import uuid
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -33,7 +34,7 @@ async def check_channel_layer() -> None:
         raise RuntimeError(f"read back {message!r}, expected token {token}")
 
 
-async def _release(layer, channel: str) -> None:
+async def _release(layer: Any, channel: str) -> None:
     # Channels has no delete_channel(); the layers drop a channel (the Redis pub/sub layer
     # unsubscribes) when a pending receive() on it is cancelled. Without this every check
     # would leave a subscription behind in a long-running server.

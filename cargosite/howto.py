@@ -5,9 +5,11 @@ result of playing that card on the "before" board.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cache
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from engine import Game, parse_position, unloads
@@ -22,7 +24,7 @@ KINDS = {".": "open", "B": "blue", "O": "orange", "x": "empty"}
 KIND_LABELS = {"open": "open", "blue": "Blue core", "orange": "Orange core", "empty": "Empty Can"}
 
 
-def board(bay_rows: list[str], marked: set[str] = frozenset(), lock: str | None = None,
+def board(bay_rows: list[str], marked: Collection[str] = frozenset(), lock: str | None = None,
           label: str = "") -> dict[str, Any]:
     """A bay for the template: rows of cells (kind, name, marked, locked), top row first."""
     n = len(bay_rows)
@@ -146,5 +148,5 @@ def _option_unloads(game: Game, token: str) -> list[tuple[str, str]]:
     return [(cells, shape) for cells, shape, _value in option["unloads"]]
 
 
-def how_to_play(request):
+def how_to_play(request: HttpRequest) -> HttpResponse:
     return render(request, "howto.html", examples())

@@ -1,20 +1,22 @@
+from typing import Any
+
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 from .health import run_checks
 
 
-def home(request):
+def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
 @never_cache
-async def healthz(request):
+async def healthz(request: HttpRequest) -> JsonResponse:
     checks = await run_checks(settings.HEALTHZ_TIMEOUT_SECONDS)
     failed = [name for name, result in checks.items() if result != "ok"]
-    body = {"status": "error" if failed else "ok", "checks": checks}
+    body: dict[str, Any] = {"status": "error" if failed else "ok", "checks": checks}
     if failed:
         body["failed"] = failed
     return JsonResponse(body, status=503 if failed else 200)

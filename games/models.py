@@ -85,9 +85,6 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
-    seats: models.Manager[Seat]
-    turns: models.Manager[Turn]
-
     class Meta:
         indexes = [models.Index(fields=["-created_at"])]
 

@@ -3,6 +3,8 @@
 Only in DEBUG: on a production settings module it does nothing and says so.
 """
 
+from typing import Any
+
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,7 +17,7 @@ DEMO_USERNAMES = ["alice", "bob"]
 class Command(BaseCommand):
     help = "Create the demo users alice and bob (DEBUG only; idempotent)."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
             self.stdout.write("seed_demo: skipped, DEBUG is off (demo users are for development)")
             return

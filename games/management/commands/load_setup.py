@@ -3,11 +3,12 @@
 one active game per pair. Prints JSON: [{"id", "blue", "orange"}] (session keys)."""
 
 import json
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import services
 
@@ -15,13 +16,13 @@ from games import services
 class Command(BaseCommand):
     help = "Create players, sessions and games for the live-play load script."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=200)
         parser.add_argument("--size", type=int, default=8)
         parser.add_argument("--force", action="store_true",
                             help="run even when DEBUG is off (a load-test deployment)")
 
-    def handle(self, *args, games, size, force, **options):
+    def handle(self, *args: Any, games: int, size: int, force: bool, **options: Any) -> None:
         if not settings.DEBUG and not force:
             raise CommandError("load_setup makes throwaway users: DEBUG only, or --force")
         User = get_user_model()
