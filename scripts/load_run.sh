@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# One live-load run in docs/live-play.md's setup: a fresh PostgreSQL database, DEBUG off,
+# two uvicorn processes sharing Redis, scripts/load_live.py against both, then the servers'
+# CPU seconds (from /proc) per turn. Usage: scripts/load_run.sh GAMES [DURATION]
+# Run it from the tree to measure (a checkout of another commit measures that commit).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-200}; duration=${2:-60}
+db=cargo_load
+psql -q -h 127.0.0.1 -U postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+redis-cli -h 127.0.0.1 -n 2 flushdb >/dev/null
+export DJANGO_DEBUG=0 DJANGO_SECRET_KEY=load-test-secret-key-0123456789-0123456789-0123456789 \
+       DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_SECURE_SSL_REDIRECT=0 \
+       DJANGO_SECURE_COOKIES=0 DJANGO_BEHIND_PROXY=0 \
+       DATABASE_URL=postgres://postgres@127.0.0.1:5432/$db \
+       REDIS_URL=redis://127.0.0.1:6379/2 DJANGO_CONN_MAX_AGE=60 DJANGO_LOG_LEVEL=WARNING
+.venv/bin/python manage.py migrate -v0 2>/dev/null
+pids=()
+for port in 8001 8002; do
+  .venv/bin/uvicorn cargosite.asgi:application --host 127.0.0.1 --port $port \
+      --log-level warning --no-access-log & pids+=($!)
+done
+trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
+for port in 8001 8002; do
+  for _ in $(seq 60); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.5; done
+done
+cpu() { local t=0; for p in "${pids[@]}"; do
+  t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$t"; }
+before=$(cpu)
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)"
+.venv/bin/python scripts/load_live.py --url http://127.0.0.1:8001 --url http://127.0.0.1:8002 \
+    --games "$games" --think 1.0 --duration "$duration" --ramp 8 | tee /tmp/load_run.out
+after=$(cpu)
+ticks=$(getconf CLK_TCK)
+turns=$(python3 -c 'import json,sys; d=json.load(open("/tmp/load_run.out")); print(d.get("turns") or d.get("applied") or 0)' 2>/dev/null || echo 0)
+echo "server CPU (both uvicorn): $(( (after - before) / ticks )) s for $turns turns"
