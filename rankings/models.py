@@ -20,7 +20,7 @@ class RatingChange(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="rating_change_once")
+            models.UniqueConstraint(fields=["game", "user"], name="rankings_rating_change_once")
         ]
 
     def __str__(self) -> str:

@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
                 ("user", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="rating_changes", to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "constraints": [models.UniqueConstraint(fields=("game", "user"), name="rating_change_once")],
+                "constraints": [models.UniqueConstraint(fields=("game", "user"), name="rankings_rating_change_once")],
             },
         ),
         migrations.CreateModel(

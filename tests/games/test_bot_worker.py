@@ -23,7 +23,7 @@ from games import services, tasks
 from games.models import Game
 from rankings.models import BotRatingChange
 from tests.games.bot_support import bot_turns, human_token, lost_tasks, play_as_human
-from tests.games.support import Actor, new_bot_game, winner_of
+from tests.games.support import SIDES, Actor, new_bot_game, winner_of
 
 __all__ = ["lost_tasks"]
 
@@ -78,7 +78,7 @@ def wait_for(predicate, timeout: float = 30) -> None:
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 async def test_it_plays_a_whole_game_against_each_level(worker, users, connect, level):
     alice = users["alice"]
-    game = await database_sync_to_async(services.create_bot_game)(
+    game = await database_sync_to_async(new_bot_game)(
         user=alice, guest_key=None, level=level, size=5, color="blue")
     comm = await connect(game.id, "alice")
     state = comm.first["state"]
@@ -103,7 +103,7 @@ async def test_it_plays_a_whole_game_against_each_level(worker, users, connect, 
     row = await database_sync_to_async(Game.objects.get)(id=game.id)
     assert row.status == "finished" and row.bot_waiting_since is None
     sides = await database_sync_to_async(
-        lambda: list(row.turns.order_by("ply").values_list("side", flat=True)))()
+        lambda: [SIDES[s] for s in row.turns.order_by("ply").values_list("seat", flat=True)])()
     assert sides == ["blue", "orange"] * (row.ply // 2) + ["blue"] * (row.ply % 2)
     assert await database_sync_to_async(
         BotRatingChange.objects.filter(game=row, user=alice).count)() == 1
