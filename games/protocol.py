@@ -108,9 +108,10 @@ def seats_info(game: Game) -> list[dict[str, Any]]:
     kind = game.kind
     out = []
     for seat in game.seat_list:
-        info = player_info(game, seat) or {"name": None, "rating": None, "bot": None}
+        info = player_info(game, seat)
         out.append({"seat": seat.index, "side": kind.seat_key(seat.index),
-                    "label": kind.seat_label(seat.index), **info})
+                    "label": kind.seat_label(seat.index), "holder": info,
+                    **(info or {"name": None, "rating": None, "bot": None})})
     return out
 
 
@@ -148,8 +149,7 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: int | None = Non
         game_type=game.game_type,
         status=game.status if final else ("finished" if lg.over else "active"),
         seats=seats,
-        players={s["side"]: player_info(game, seat) for s, seat in zip(seats, game.seat_list,
-                                                                         strict=True)},
+        players={s["side"]: s.pop("holder") for s in seats},
         acting=[] if lg.over else lg.acting(),
         viewer=viewer,
         you=None if viewer is None else kind.seat_key(viewer),
