@@ -15,18 +15,24 @@ import time
 
 from express.moves import legal, play
 from express.position import start_position
-from express.rules import CARDS
+from express.rules import CARD_CLASS, CARDS
 
 
-def play_random_game(rng: random.Random, players: int) -> tuple[int, int]:
-    """Play one game by the bench policy; return (rounds, turns)."""
+def play_random_game(rng: random.Random, players: int, usable: bool = False) -> tuple[int, int]:
+    """Play one game by the bench policy; return (rounds, turns).
+
+    With ``usable``, plans are drawn from the cards the engine can use when planning
+    (at least three always are), so far fewer turns are lost: the harder, truer figure.
+    """
     p = start_position(players, rng.getrandbits(64))
     rand = rng.random
     turns = 0
     while p.phase != "o":
         if p.phase == "p":
             for seat in p.to_move():
-                play(p, "".join(rng.sample(CARDS, 3)), seat)
+                hand = [c for c in CARDS if CARD_CLASS[c] <= p.engine[seat - 1]] if usable \
+                    else CARDS
+                play(p, "".join(rng.sample(hand, 3)), seat)
             continue
         options = legal(p)
         if p.phase == "a":
@@ -35,14 +41,15 @@ def play_random_game(rng: random.Random, players: int) -> tuple[int, int]:
     return p.round, turns
 
 
-def run_bench(seconds: float = 5.0, seed: int = 1, players: int = 4) -> dict[str, float]:
+def run_bench(seconds: float = 5.0, seed: int = 1, players: int = 4,
+              usable: bool = False) -> dict[str, float | str]:
     """Play games for about ``seconds``; return rounds/s, turns/s and the totals."""
     rng = random.Random(seed)
     rounds = turns = games = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        r, t = play_random_game(rng, players)
+        r, t = play_random_game(rng, players, usable)
         rounds += r
         turns += t
         games += 1
@@ -51,4 +58,5 @@ def run_bench(seconds: float = 5.0, seed: int = 1, players: int = 4) -> dict[str
             break
     elapsed = now - start
     return {"rounds/s": round(rounds / elapsed, 1), "turns/s": round(turns / elapsed, 1),
-            "games": games, "turns": turns, "seconds": round(elapsed, 2), "players": players}
+            "games": games, "turns": turns, "seconds": round(elapsed, 2), "players": players,
+            "plans": "usable" if usable else "uniform"}

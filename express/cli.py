@@ -94,7 +94,10 @@ def cmd_bench(args: argparse.Namespace) -> Any:
     seconds = float(args.seconds)
     if not 0 < seconds <= 3600:
         raise ExpressError("bad --seconds: 0 < seconds ≤ 3600")
-    return run_bench(seconds, parse_seed(args.seed), parse_players(args.players))
+    if args.plans not in ("uniform", "usable"):
+        raise ExpressError(f"bad --plans {args.plans!r}: uniform or usable")
+    return run_bench(seconds, parse_seed(args.seed), parse_players(args.players),
+                     args.plans == "usable")
 
 
 def _parser() -> _Parser:
@@ -124,6 +127,7 @@ def _parser() -> _Parser:
     p.add_argument("--seconds", default="5")
     p.add_argument("--seed", default="1")
     p.add_argument("--players", default="4")
+    p.add_argument("--plans", default="uniform")
     p.set_defaults(run=cmd_bench)
     return parser
 

@@ -17,8 +17,8 @@ from express import events as ev
 from express.rng import SplitMix64
 from express.rules import (
     CAPACITY,
-    CARD_CLASS,
     CAR_RANK,
+    CARD_CLASS,
     CARS_PER_COLOUR,
     COLOURS,
     CONTRACT_IDS,
