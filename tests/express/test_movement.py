@@ -69,7 +69,7 @@ def test_the_d_card_moves_one_or_two_and_one_path_is_written_for_each_end() -> N
     assert heads == ["D:<", "D:>", "D:>>"]  # 10 -> 9, 11, 12 (8 is the refit piece)
     q = p.copy()
     play(q, "D:>>.e<")
-    assert q.loc[1] == 13  # 10 -> 12, back one
+    assert q.loc[1] == 11  # 10 -> 12, then one back
 
 
 def test_the_canonical_path_is_the_first_in_string_order_and_others_are_accepted() -> None:
