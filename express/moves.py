@@ -40,43 +40,86 @@ from express.rules import (
 
 # --- movement -------------------------------------------------------------------------------
 
-_PATHS: dict[tuple[tuple[str, ...], int, int, bool], dict[int, str]] = {}
+_PATHS: dict[tuple[tuple[str, ...], int, int, bool], list[dict[int, str]]] = {}
+_TWINS: dict[tuple[str, ...], dict[int, int]] = {}
+#: At most this many tables are kept; the cache then starts over (boards change each round).
+PATH_CACHE = 20_000
 
 
-def _paths(board: tuple[str, ...], start: int, length: int, mech: bool) -> dict[int, str]:
-    """End space -> the first legal path (plain string order) of exactly ``length`` steps."""
-    key = (board, start, length, mech)
+def _twins(board: tuple[str, ...]) -> dict[int, int]:
+    """Space of a tunnel piece -> the space of its twin (rule 10), per board layout."""
+    twins = _TWINS.get(board)
+    if twins is None:
+        where: dict[str, list[int]] = {}
+        for s, piece in enumerate(board):
+            if piece[0] == "T":
+                where.setdefault(piece, []).append(s)
+        twins = {}
+        for a, b in where.values():
+            twins[a], twins[b] = b, a
+        if len(_TWINS) > 1_000:
+            _TWINS.clear()
+        _TWINS[board] = twins
+    return twins
+
+
+def _paths(board: tuple[str, ...], start: int, longest: int,
+           mech: bool) -> list[dict[int, str]]:
+    """For each length 0..longest: end space -> the first legal path in plain string order.
+
+    The search follows each straight run in a loop and branches only at tunnel pieces
+    (rules 28–33); for each (length, end) it keeps the smallest path string.
+    """
+    key = (board, start, longest, mech)
     found = _PATHS.get(key)
     if found is not None:
         return found
-    found = {}
-    twins: dict[int, int] = {}
-    for s, piece in enumerate(board):
-        if piece[0] == "T":
-            twins[s] = next(t for t, q in enumerate(board) if q == piece and t != s)
+    found = [{} for _ in range(longest + 1)]
+    twins = _twins(board)
+    refit = board.index("R")
 
-    def walk(pos: int, direction: int, visited: int, path: str) -> None:
-        left = length - len(path)
-        if left == 0:
-            if pos not in found:
-                found[pos] = path
+    def branch(pos: int, visited: int, path: str) -> None:
+        """From ``pos`` (the start, or just out of a tunnel): either way, or the tunnel."""
+        depth = len(path)
+        if depth == longest:
             return
-        last = left == 1
-        for ch, d in (("<", -1), (">", 1)):
-            if direction and d != direction:
-                continue
-            nxt = (pos + d) % SPACES
-            if visited >> nxt & 1:
-                continue
-            if board[nxt] == "R" and (not mech or last):
-                continue
-            walk(nxt, d, visited | 1 << nxt, path + ch)
         t = twins.get(pos)
         if t is not None and not visited >> t & 1:
-            walk(t, 0, visited | 1 << t, path + "t")
+            tpath = path + "t"
+            ends = found[depth + 1]
+            old = ends.get(t)
+            if old is None or tpath < old:
+                ends[t] = tpath
+            branch(t, visited | 1 << t, tpath)
+        for d, ch in ((-1, "<"), (1, ">")):
+            cur, seen, run, k = pos, visited, path, depth
+            while k < longest:
+                cur = (cur + d) % SPACES
+                if seen >> cur & 1:
+                    break
+                seen |= 1 << cur
+                run += ch
+                k += 1
+                if cur == refit:
+                    if not mech:
+                        break
+                    continue
+                ends = found[k]
+                old = ends.get(cur)
+                if old is None or run < old:
+                    ends[cur] = run
+                t = twins.get(cur)
+                if t is not None and k < longest and not seen >> t & 1:
+                    tpath = run + "t"
+                    ends = found[k + 1]
+                    old = ends.get(t)
+                    if old is None or tpath < old:
+                        ends[t] = tpath
+                    branch(t, seen | 1 << t, tpath)
 
-    walk(start, 0, 1 << start, "")
-    if len(_PATHS) > 200_000:
+    if start != refit:
+        branch(start, 1 << start, "")
+    if len(_PATHS) >= PATH_CACHE:
         _PATHS.clear()
     _PATHS[key] = found
     return found
@@ -85,14 +128,20 @@ def _paths(board: tuple[str, ...], start: int, length: int, mech: bool) -> dict[
 def movements(p: Position, seat: int, card: str) -> list[tuple[int, str, bool]]:
     """Every (end space, canonical path with ``*``, Driver used) for the seat's card."""
     i = seat - 1
-    mech = p.chars[i] == "Me"
-    start = p.loc[i]
-    out: list[tuple[int, str, bool]] = []
     lengths = CARD_STEPS[card]
-    for driver in (False, True) if p.driver_ready(seat) else (False,):
+    driver_ready = p.chars[i] == "Dr" and not p.driver_used
+    table = _paths(p.board, p.loc[i], lengths[-1] + driver_ready, p.chars[i] == "Me")
+    if len(lengths) == 1:
+        k = lengths[0]
+        out = [(end, path, False) for end, path in table[k].items()]
+        if driver_ready:
+            out += [(end, path + "*", True) for end, path in table[k + 1].items()]
+        return out
+    out = []
+    for driver in (False, True) if driver_ready else (False,):
         best: dict[int, str] = {}
         for length in lengths:
-            for end, path in _paths(p.board, start, length + driver, mech).items():
+            for end, path in table[length + driver].items():
                 old = best.get(end)
                 if old is None or path < old:
                     best[end] = path

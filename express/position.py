@@ -222,10 +222,7 @@ class Position:
     def twin(self, space: int) -> int:
         """The other tunnel piece of the one on ``space`` (rule 10)."""
         piece = self.board[space]
-        for s, q in enumerate(self.board):
-            if q == piece and s != space:
-                return s
-        raise AssertionError("a tunnel piece without its twin")
+        return next(s for s, q in enumerate(self.board) if q == piece and s != space)
 
     def space_of(self, piece: str) -> int:
         return self.board.index(piece)
