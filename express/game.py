@@ -102,11 +102,11 @@ class Game:
                     continue
                 if field is None:
                     raise ExpressError(f"{tok!r} comes before the first round number N.")
-                if field == "next":
-                    raise ExpressError(f"{tok!r}: the next round starts with its number "
-                                       f"{p.round}.")
                 if p.over:
                     raise ExpressError(f"{tok!r}: nothing may follow the end of the game")
+                if field == "next" and not tok.startswith("resign"):
+                    raise ExpressError(f"{tok!r}: the next round starts with its number "
+                                       f"{p.round}.")
                 if tok.startswith("resign"):
                     self.resign(parse_resign(tok).seat)
                 elif field == "plans":
