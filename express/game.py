@@ -189,6 +189,8 @@ class Game:
         return self._finish(p, events)
 
     def _record(self, before: Position, token: str, seat: int) -> None:
+        if before.phase == "a" and not token.startswith("resign"):
+            seat = before.turn_seat()
         self.entries.append(Entry(before.round, _FIELD_OF_PHASE[before.phase], token, seat))
 
     def _finish(self, p: Position, events: list[ev.Event]) -> list[ev.Event]:
@@ -224,7 +226,30 @@ class Game:
             "result": None if result is None else result.as_dict(),
         }
 
-    def record(self) -> str:
-        """The full record: headers, ``Start`` when the game did not begin from a seed."""
-        return format_record(self.headers, self.start, self.entries, self.orders,
-                             self.start_given)
+    def record(self, viewer: int | None = None) -> str:
+        """The record: full (``viewer`` None, or once the game is over), or as a seat sees it.
+
+        The full record has ``Start`` when the game did not begin from a seed. The public
+        record for seat ``viewer`` (0: a spectator) drops ``Seed``, writes a ``Start`` in
+        its public form and every plan but the viewer's own as its revealed cards then
+        ``?`` (``A2??``), as notation.md's "Plans and picks" shows.
+        """
+        if viewer is None or self.over:
+            return format_record(self.headers, self.start, self.entries, self.orders,
+                                 self.start_given)
+        heads = {k: v for k, v in self.headers.items() if k != "Seed"}
+        if self.start_given:
+            heads["Start"] = format_position(self.start, viewer)
+        turns: dict[tuple[int, int], int] = {}
+        for e in self.entries:
+            if e.field == "turns":
+                turns[e.round, e.seat] = turns.get((e.round, e.seat), 0) + 1
+        entries = []
+        for e in self.entries:
+            if e.field == "plans" and e.seat != viewer and not e.token.startswith("resign"):
+                shown = turns.get((e.round, e.seat), 0)
+                cards = parse_plan(e.token).cards
+                e = Entry(e.round, e.field, "".join(cards[:shown]) + "?" * (3 - shown),
+                          e.seat)
+            entries.append(e)
+        return format_record(heads, self.start, entries, self.orders, False)

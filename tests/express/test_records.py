@@ -80,3 +80,11 @@ def test_a_record_needs_a_seed_or_a_start() -> None:
 
 def test_the_seed_header_fixes_the_setup() -> None:
     assert Game.from_record(record("")).position == Game.new(3, SEED3).position
+
+
+def test_the_public_record_hides_unrevealed_cards_and_the_seed() -> None:
+    g = Game.from_record(record(ROUND1))
+    spectator = g.record(0)
+    assert "Seed" not in spectator
+    assert spectator.endswith("1. Lo Dr En | A2?? A2?? A3?? | A2:^.>>.s1 A2:^.>>.d1 A3:^.<<<\n")
+    assert "| A2A1A3 A2?? A3?? |" in g.record(2)  # seat 2 moves first: its own plan is shown
