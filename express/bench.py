@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 
+from express.fast import playout
 from express.moves import legal, play
 from express.position import start_position
 from express.rules import CARD_CLASS, CARDS
@@ -41,15 +42,25 @@ def play_random_game(rng: random.Random, players: int, usable: bool = False) -> 
     return p.round, turns
 
 
+def play_fast_game(rng: random.Random, players: int) -> tuple[int, int]:
+    """One game of :func:`express.fast.playout` (the bots' random playouts); (rounds, turns)."""
+    p = start_position(players, rng.getrandbits(64))
+    playout(p, rng)
+    return p.round, 3 * players * p.round
+
+
 def run_bench(seconds: float = 5.0, seed: int = 1, players: int = 4,
-              usable: bool = False) -> dict[str, float | str]:
-    """Play games for about ``seconds``; return rounds/s, turns/s and the totals."""
+              usable: bool = False, fast: bool = False) -> dict[str, float | str]:
+    """Play games for about ``seconds``; return rounds/s, turns/s and the totals.
+
+    ``fast`` times :func:`express.fast.playout` instead of the legal-list policy.
+    """
     rng = random.Random(seed)
     rounds = turns = games = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        r, t = play_random_game(rng, players, usable)
+        r, t = play_fast_game(rng, players) if fast else play_random_game(rng, players, usable)
         rounds += r
         turns += t
         games += 1
@@ -59,4 +70,5 @@ def run_bench(seconds: float = 5.0, seed: int = 1, players: int = 4,
     elapsed = now - start
     return {"rounds/s": round(rounds / elapsed, 1), "turns/s": round(turns / elapsed, 1),
             "games": games, "turns": turns, "seconds": round(elapsed, 2), "players": players,
-            "plans": "usable" if usable else "uniform"}
+            "policy": "fast" if fast else "legal",
+            "plans": "usable" if usable or fast else "uniform"}

@@ -96,8 +96,10 @@ def cmd_bench(args: argparse.Namespace) -> Any:
         raise ExpressError("bad --seconds: 0 < seconds ≤ 3600")
     if args.plans not in ("uniform", "usable"):
         raise ExpressError(f"bad --plans {args.plans!r}: uniform or usable")
+    if args.policy not in ("legal", "fast"):
+        raise ExpressError(f"bad --policy {args.policy!r}: legal or fast")
     return run_bench(seconds, parse_seed(args.seed), parse_players(args.players),
-                     args.plans == "usable")
+                     args.plans == "usable", args.policy == "fast")
 
 
 def _parser() -> _Parser:
@@ -128,6 +130,7 @@ def _parser() -> _Parser:
     p.add_argument("--seed", default="1")
     p.add_argument("--players", default="4")
     p.add_argument("--plans", default="uniform")
+    p.add_argument("--policy", default="legal")
     p.set_defaults(run=cmd_bench)
     return parser
 
