@@ -14,6 +14,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -104,34 +105,26 @@ def cmd_bench(args: argparse.Namespace) -> Any:
 
 def _parser() -> _Parser:
     parser = _Parser(prog="python -m express", description="The Cargo Express rules engine.",
-                     add_help=False)
+                     add_help=False, allow_abbrev=False)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    p = sub.add_parser("start", help="the start position of rules 13–16", add_help=False)
-    p.add_argument("--players", required=True)
-    p.add_argument("--seed", required=True)
-    p.set_defaults(run=cmd_start)
-    p = sub.add_parser("replay", help="play a record; print position, legal, result",
-                       add_help=False)
-    p.add_argument("file", nargs="?")
-    p.set_defaults(run=cmd_replay)
-    p = sub.add_parser("view", help="the position a seat sees (0: spectator)", add_help=False)
-    p.add_argument("--seat", required=True)
-    p.add_argument("file", nargs="?")
-    p.set_defaults(run=cmd_view)
-    p = sub.add_parser("bot", help="a bot's next decision for a seat", add_help=False)
-    p.add_argument("--level", required=True)
-    p.add_argument("--seed", required=True)
-    p.add_argument("--seat", required=True)
-    p.add_argument("file", nargs="?")
-    p.set_defaults(run=cmd_bot)
-    p = sub.add_parser("bench", help="random legal play, one core: rounds/s, turns/s",
-                       add_help=False)
-    p.add_argument("--seconds", default="5")
-    p.add_argument("--seed", default="1")
-    p.add_argument("--players", default="4")
-    p.add_argument("--plans", default="uniform")
-    p.add_argument("--policy", default="legal")
-    p.set_defaults(run=cmd_bench)
+
+    def command(name: str, run: Any, *options: str, file: bool = False,
+                defaults: dict[str, str] | None = None) -> None:
+        p = sub.add_parser(name, add_help=False, allow_abbrev=False)
+        for option in options:
+            p.add_argument(option, required=True)
+        for option, value in (defaults or {}).items():
+            p.add_argument(option, default=value)
+        if file:
+            p.add_argument("file", nargs="?")
+        p.set_defaults(run=run)
+
+    command("start", cmd_start, "--players", "--seed")
+    command("replay", cmd_replay, file=True)
+    command("view", cmd_view, "--seat", file=True)
+    command("bot", cmd_bot, "--level", "--seed", "--seat", file=True)
+    command("bench", cmd_bench, defaults={"--seconds": "5", "--seed": "1", "--players": "4",
+                                          "--plans": "uniform", "--policy": "legal"})
     return parser
 
 
@@ -148,5 +141,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:  # e.g. float("x") for --seconds
         print(json.dumps({"error": f"bad input: {e}", "at": None}))
         return 2
-    print(json.dumps(out))
+    try:
+        print(json.dumps(out))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): not an input error
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit-time flush
     return 0

@@ -15,9 +15,9 @@ import random
 from collections.abc import Callable
 from itertools import permutations
 
-from express.moves import _reorders, fulfil_options, movements, placements, take
+from express.moves import _reorders, _twins, fulfil_options, movements, placements, take
 from express.position import Position, Result
-from express.rules import CARD_CLASS, CARDS, CONTRACTS, SPACES
+from express.rules import CARD_CLASS, CARD_STEPS, CARDS, CONTRACTS, SPACES
 
 PlanPolicy = Callable[[Position, int, random.Random], tuple[str, str, str]]
 
@@ -66,8 +66,11 @@ def random_turn(p: Position, rng: random.Random) -> str:
         p.end_turn()
         return "-:~"
     card = p.plans[i].pop(0)
-    moves = movements(p, seat, card) if CARD_CLASS[card] <= p.engine[i] else []
-    if not moves:
+    if CARD_CLASS[card] > p.engine[i]:
+        p.end_turn()
+        return f"{card}:~"
+    move = _random_move(p, seat, card, rng)
+    if move is None:
         p.end_turn()
         return f"{card}:~"
     parts = []
@@ -76,7 +79,7 @@ def random_turn(p: Position, rng: random.Random) -> str:
             and rng.random() < 0.5:
         p.attach(seat, (1,), True)
         parts.append("^")
-    end, path, driver = moves[int(rng.random() * len(moves))]
+    end, path, driver = move
     p.loc[i] = end
     if driver:
         p.driver_used = True
@@ -163,6 +166,51 @@ def random_turn(p: Position, rng: random.Random) -> str:
             parts.append(step)
     p.end_turn()
     return f"{card}:" + ".".join(parts)
+
+
+def _random_move(p: Position, seat: int, card: str,
+                 rng: random.Random) -> tuple[int, str, bool] | None:
+    """A random legal movement (end, path with ``*``, Driver used), or None if none exists.
+
+    A few random walks obeying rules 28–33 first (cheap, and the path need not be the
+    canonical one); if they all get stuck, the full search decides.
+    """
+    i = seat - 1
+    steps = CARD_STEPS[card]
+    k = steps[int(rng.random() * len(steps))]
+    driver = p.chars[i] == "Dr" and not p.driver_used and rng.random() < 0.5
+    k += driver
+    board = p.board
+    mech = p.chars[i] == "Me"
+    twins = _twins(board)
+    refit = board.index("R")
+    rand = rng.random
+    start = p.loc[i]
+    for _ in range(4):
+        pos, visited, direction, path = start, 1 << start, 0, ""
+        for step in range(k):
+            last = step == k - 1
+            opts = []
+            if direction <= 0:
+                nxt = (pos - 1) % SPACES
+                if not visited >> nxt & 1 and (nxt != refit or (mech and not last)):
+                    opts.append((nxt, -1, "<"))
+            if direction >= 0:
+                nxt = (pos + 1) % SPACES
+                if not visited >> nxt & 1 and (nxt != refit or (mech and not last)):
+                    opts.append((nxt, 1, ">"))
+            t = twins.get(pos)
+            if t is not None and not visited >> t & 1:
+                opts.append((t, 0, "t"))
+            if not opts:
+                break
+            pos, direction, ch = opts[int(rand() * len(opts))]
+            visited |= 1 << pos
+            path += ch
+        else:
+            return pos, path + ("*" if driver else ""), driver
+    moves = movements(p, seat, card)
+    return moves[int(rand() * len(moves))] if moves else None
 
 
 def playout(p: Position, rng: random.Random, plan_policy: PlanPolicy = usable_plan,
