@@ -15,8 +15,8 @@ import random
 from collections.abc import Callable
 from itertools import permutations
 
-from express.moves import _reorders, _twins, fulfil_options, movements, placements, take
-from express.position import Position, Result
+from express.moves import _reorders, fulfil_options, movements, placements, take
+from express.position import Position, Result, tunnel_twins
 from express.rules import CARD_CLASS, CARD_STEPS, CARDS, CONTRACTS, SPACES
 
 PlanPolicy = Callable[[Position, int, random.Random], tuple[str, str, str]]
@@ -182,7 +182,7 @@ def _random_move(p: Position, seat: int, card: str,
     k += driver
     board = p.board
     mech = p.chars[i] == "Me"
-    twins = _twins(board)
+    twins = tunnel_twins(board)
     refit = board.index("R")
     rand = rng.random
     start = p.loc[i]

@@ -21,14 +21,14 @@ from express.decisions import (
     Resign,
     Swap,
     Turn,
-    parse_decision,
     parse_pick,
     parse_plan,
+    parse_resign,
     parse_swap,
     parse_turn,
 )
 from express.errors import ExpressError
-from express.position import Events, Position
+from express.position import Events, Position, tunnel_twins
 from express.rules import (
     CARD_STEPS,
     COLOURS,
@@ -41,26 +41,8 @@ from express.rules import (
 # --- movement -------------------------------------------------------------------------------
 
 _PATHS: dict[tuple[tuple[str, ...], int, int, bool], list[dict[int, str]]] = {}
-_TWINS: dict[tuple[str, ...], dict[int, int]] = {}
 #: At most this many tables are kept; the cache then starts over (boards change each round).
 PATH_CACHE = 20_000
-
-
-def _twins(board: tuple[str, ...]) -> dict[int, int]:
-    """Space of a tunnel piece -> the space of its twin (rule 10), per board layout."""
-    twins = _TWINS.get(board)
-    if twins is None:
-        where: dict[str, list[int]] = {}
-        for s, piece in enumerate(board):
-            if piece[0] == "T":
-                where.setdefault(piece, []).append(s)
-        twins = {}
-        for a, b in where.values():
-            twins[a], twins[b] = b, a
-        if len(_TWINS) > 1_000:
-            _TWINS.clear()
-        _TWINS[board] = twins
-    return twins
 
 
 def _paths(board: tuple[str, ...], start: int, longest: int,
@@ -75,7 +57,7 @@ def _paths(board: tuple[str, ...], start: int, longest: int,
     if found is not None:
         return found
     found = [{} for _ in range(longest + 1)]
-    twins = _twins(board)
+    twins = tunnel_twins(board)
     refit = board.index("R")
 
     def branch(pos: int, visited: int, path: str) -> None:
@@ -592,7 +574,7 @@ def play(p: Position, token: str, seat: int | None = None, events: Events = None
     if p.hidden is not None:
         raise ExpressError("a public position cannot be played; determinize it first")
     if token.startswith("resign"):
-        play_resign(p, parse_decision(token), token, events)  # type: ignore[arg-type]
+        play_resign(p, parse_resign(token), token, events)
         return
     ph = p.phase
     if ph == "o":

@@ -221,8 +221,7 @@ class Position:
 
     def twin(self, space: int) -> int:
         """The other tunnel piece of the one on ``space`` (rule 10)."""
-        piece = self.board[space]
-        return next(s for s, q in enumerate(self.board) if q == piece and s != space)
+        return tunnel_twins(self.board)[space]
 
     def space_of(self, piece: str) -> int:
         return self.board.index(piece)
@@ -464,6 +463,26 @@ class Position:
         parts = list(self.cars.values()) + self.train + self.yard
         parts += [cars for d in self.done for _, cars in d]
         return "".join(parts)
+
+
+_TWINS: dict[tuple[str, ...], dict[int, int]] = {}
+
+
+def tunnel_twins(board: tuple[str, ...]) -> dict[int, int]:
+    """Space of each tunnel piece -> the space of its twin (rule 10), cached per board."""
+    twins = _TWINS.get(board)
+    if twins is None:
+        where: dict[str, list[int]] = {}
+        for s, piece in enumerate(board):
+            if piece[0] == "T":
+                where.setdefault(piece, []).append(s)
+        twins = {}
+        for a, b in where.values():
+            twins[a], twins[b] = b, a
+        if len(_TWINS) > 1_000:
+            _TWINS.clear()
+        _TWINS[board] = twins
+    return twins
 
 
 def start_position(players: int, seed: int) -> Position:
