@@ -62,6 +62,7 @@ def random_turn(p: Position, rng: random.Random) -> str:
     """Play one random legal turn of the seat to move, in place; return its token."""
     seat = p.turn_seat()
     i = seat - 1
+    rand = rng.random
     if p.resigned[i]:
         p.end_turn()
         return "-:~"
@@ -76,7 +77,7 @@ def random_turn(p: Position, rng: random.Random) -> str:
     parts = []
     piece = p.board[p.loc[i]]
     if piece[0] == "X" and p.cars[piece] and len(p.train[i]) < p.capacity(seat) \
-            and rng.random() < 0.5:
+            and rand() < 0.5:
         p.attach(seat, (1,), True)
         parts.append("^")
     end, path, driver = move
@@ -111,11 +112,11 @@ def random_turn(p: Position, rng: random.Random) -> str:
     if p.deck and len(p.open[i]) <= 1:
         options.append("s")
     options.append("o")
-    act = options[int(rng.random() * len(options))]
+    act = options[int(rand() * len(options))]
     signed: str | None = None
     if act == "a":
         cars = p.cars[piece]
-        j = rng.randint(1, min(len(cars), p.capacity(seat) - length))
+        j = 1 + int(rand() * min(len(cars), p.capacity(seat) - length))
         if char == "Lo":
             spots = tuple(rng.sample(range(1, len(cars) + 1), j))
         else:
@@ -130,25 +131,26 @@ def random_turn(p: Position, rng: random.Random) -> str:
         parts.append("x")
     elif act == "d":
         if char == "En":
-            mask = rng.randint(1, (1 << length) - 1)
+            mask = 1 + int(rand() * ((1 << length) - 1))
             spots = tuple(b + 1 for b in range(length) if mask >> b & 1)
         else:
             run = length - len(train.rstrip(piece[1]))
-            j = rng.randint(1, run)
+            j = 1 + int(rand() * run)
             spots = tuple(range(length - j + 1, length + 1))
         p.uncouple(seat, spots)
         parts.append("d" + "".join(map(str, spots)))
     elif act == "s":
-        choice = rng.choice((1, 2) if len(p.deck) >= 2 else (1, 0))
+        choice = (1 + (rand() < 0.5)) if len(p.deck) >= 2 else int(rand() < 0.5)
         signed = p.deck[choice - 1] if choice else None
         p.sign(seat, choice)
         parts.append(f"s{choice}")
     elif act == "o":
         targets = [x for x, cars in p.cars.items() if len(cars) >= 2 and _reorders(cars)]
         if targets:
-            x = rng.choice(targets)
+            x = targets[int(rand() * len(targets))]
             s = board.index(x)
-            order = rng.choice(_reorders(p.cars[x]))
+            orders = _reorders(p.cars[x])
+            order = orders[int(rand() * len(orders))]
             p.reorder(s, order)
             parts.append(f"o{s}={order}")
     elif act:
@@ -157,9 +159,9 @@ def random_turn(p: Position, rng: random.Random) -> str:
         parts.append(act)
     # Fulfils at the end (the sign's own contract only, after a sign): all that fit, or none.
     held = [signed] if act == "s" and signed else ([] if act == "s" else p.open[i])
-    if held and len(p.yard[i]) >= 2 and rng.random() < 0.8:
+    if held and len(p.yard[i]) >= 2 and rand() < 0.8:
         opts = fulfil_options(p.yard[i], held, manager)
-        steps = opts[int(rng.random() * len(opts))][0]
+        steps = opts[int(rand() * len(opts))][0]
         for step in steps.split(".")[1:]:
             cid, _, cars = step[1:].partition("=")
             p.fulfil(seat, cid, cars or CONTRACTS[cid][0])
