@@ -281,7 +281,6 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
     engineer = char == "En"
     own = f"X{seat}"
     can_upgrade = p.engine[i] < 3
-    # Action suffixes the same at every end space: none, reorders, a sign.
     common = [""]
     for s, piece in enumerate(board):
         cars = p.cars.get(piece)
@@ -301,10 +300,13 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
                 if kept:
                     signs += [signed + more for more, _ in
                               fulfil_options(left, [kept], manager)[1:]]
+    # Suffixes open at every end space, with their fulfils: none, reorders, signs.
+    shared = [a + f for a in common for f in fulfils] + signs
     for end, path, _driver in moves:
         head = prefix + path
         piece = board[end]
-        acts = common[:]
+        out += [head + s for s in shared]
+        acts: list[str] = []
         if board[end - 1] != "R":
             acts.append(".e<")
         if board[(end + 1) % SPACES] != "R":
@@ -338,7 +340,6 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
                 new_yard = sort_cars(yard + off)
                 out += [step + more for more, _ in fulfil_options(new_yard, held, manager)]
         out += [head + a + f for a in acts for f in fulfils]
-        out += [head + s for s in signs]
 
 
 # --- checking and applying --------------------------------------------------------------
