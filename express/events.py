@@ -222,3 +222,8 @@ class Resigned(Event):
 class GameOver(Event):
     result: dict[str, list[int]]
     kind = "over"
+
+
+def for_seat(events: list[Event], viewer: int) -> list[Event]:
+    """The events seat ``viewer`` (0: a spectator) may be sent, in order."""
+    return [e for e in events if e.visible_to(viewer)]
