@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from itertools import permutations
 
-from express.moves import _reorders, fulfil_options, movements, placements, take
+from express.moves import fulfil_options, movements, placements, reorders, take
 from express.position import Position, Result, tunnel_twins
-from express.rules import CARD_CLASS, CARD_STEPS, CARDS, CONTRACTS, SPACES
+from express.rules import CARD_CLASS, CARD_STEPS, CARDS, CHARACTERS, CONTRACTS, SPACES
 
 PlanPolicy = Callable[[Position, int, random.Random], tuple[str, str, str]]
 
@@ -41,7 +40,7 @@ def random_step(p: Position, rng: random.Random,
         return random_turn(p, rng)
     if ph == "c":
         held = p.held_characters()
-        choice = rng.choice([c for c in ("Dr", "En", "Lo", "Ma", "Me") if c not in held])
+        choice = rng.choice([c for c in CHARACTERS if c not in held])
         p.pick(choice)
         return choice
     if ph == "p":
@@ -145,11 +144,11 @@ def random_turn(p: Position, rng: random.Random) -> str:
         p.sign(seat, choice)
         parts.append(f"s{choice}")
     elif act == "o":
-        targets = [x for x, cars in p.cars.items() if len(cars) >= 2 and _reorders(cars)]
+        targets = [x for x, cars in p.cars.items() if len(cars) >= 2 and reorders(cars)]
         if targets:
             x = targets[int(rand() * len(targets))]
             s = board.index(x)
-            orders = _reorders(p.cars[x])
+            orders = reorders(p.cars[x])
             order = orders[int(rand() * len(orders))]
             p.reorder(s, order)
             parts.append(f"o{s}={order}")
@@ -226,5 +225,5 @@ def playout(p: Position, rng: random.Random, plan_policy: PlanPolicy = usable_pl
 
 
 # Re-exported for bot writers who want the pieces.
-__all__ = ["fulfil_options", "movements", "permutations", "placements", "playout",
-           "random_step", "random_turn", "take", "usable_plan"]
+__all__ = ["fulfil_options", "movements", "placements", "playout", "random_step",
+           "random_turn", "reorders", "take", "usable_plan"]

@@ -31,6 +31,7 @@ from express.errors import ExpressError
 from express.position import Events, Position, tunnel_twins
 from express.rules import (
     CARD_STEPS,
+    CHARACTERS,
     COLOURS,
     CONTRACTS,
     ENGINES,
@@ -222,7 +223,8 @@ def fulfil_options(yard: str, contracts: list[str], manager: bool) -> list[tuple
 _REORDERS: dict[str, list[str]] = {}
 
 
-def _reorders(cars: str) -> list[str]:
+def reorders(cars: str) -> list[str]:
+    """Every other order of a complex's cars (rule 53), sorted."""
     out = _REORDERS.get(cars)
     if out is None:
         out = sorted({"".join(q) for q in permutations(cars)} - {cars})
@@ -235,7 +237,7 @@ def legal(p: Position) -> list[str]:
     ph = p.phase
     if ph == "c":
         held = p.held_characters()
-        return [c for c in ("Dr", "En", "Lo", "Ma", "Me") if c not in held]
+        return [c for c in CHARACTERS if c not in held]
     if ph == "a":
         return legal_turns(p)
     if ph == "r":
@@ -285,7 +287,7 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
     for s, piece in enumerate(board):
         cars = p.cars.get(piece)
         if cars and len(cars) >= 2:
-            common += [f".o{s}={order}" for order in _reorders(cars)]
+            common += [f".o{s}={order}" for order in reorders(cars)]
     fulfils = [steps for steps, _ in fulfil_options(yard, held, manager)]
     deck = p.deck
     signs: list[str] = []
