@@ -191,23 +191,33 @@ def _random_move(p: Position, seat: int, card: str,
         pos, visited, direction, path = start, 1 << start, 0, ""
         for step in range(k):
             last = step == k - 1
-            opts = []
-            if direction <= 0:
-                nxt = (pos - 1) % SPACES
-                if not visited >> nxt & 1 and (nxt != refit or (mech and not last)):
-                    opts.append((nxt, -1, "<"))
-            if direction >= 0:
-                nxt = (pos + 1) % SPACES
-                if not visited >> nxt & 1 and (nxt != refit or (mech and not last)):
-                    opts.append((nxt, 1, ">"))
-            t = twins.get(pos)
-            if t is not None and not visited >> t & 1:
-                opts.append((t, 0, "t"))
-            if not opts:
-                break
-            pos, direction, ch = opts[int(rand() * len(opts))]
+            t = twins.get(pos, -1)
+            tunnel = t >= 0 and not visited >> t & 1
+            if tunnel and rand() < 0.34:
+                pos, direction = t, 0
+                path += "t"
+                visited |= 1 << pos
+                continue
+            d = direction or (1 if rand() < 0.5 else -1)
+            nxt = (pos + d) % SPACES
+            if visited >> nxt & 1 or (nxt == refit and (last or not mech)):
+                if not direction:  # the other way round, then the tunnel
+                    d = -d
+                    nxt = (pos + d) % SPACES
+                    if visited >> nxt & 1 or (nxt == refit and (last or not mech)):
+                        nxt = -1
+                else:
+                    nxt = -1
+                if nxt < 0:
+                    if not tunnel:
+                        break
+                    pos, direction = t, 0
+                    path += "t"
+                    visited |= 1 << pos
+                    continue
+            pos, direction = nxt, d
+            path += "<" if d < 0 else ">"
             visited |= 1 << pos
-            path += ch
         else:
             return pos, path + ("*" if driver else ""), driver
     moves = movements(p, seat, card)
