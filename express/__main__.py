@@ -1,0 +1,5 @@
+import sys
+
+from express.cli import main
+
+sys.exit(main())

@@ -1,0 +1,74 @@
+"""``python -m express bench``: seeded random games, timed, for comparable speed figures.
+
+Policy: every decision is drawn uniformly from the full ``legal`` list of the position
+(:func:`express.moves.legal`, the same list the CLI prints); a plan, for which ``legal``
+is empty, is three different cards drawn uniformly from the nine. The decision is then
+checked and applied by :func:`express.moves.play` without events. Generation, checking
+and applying are all inside the timed loop. A "turn" is one turn of the action phase
+(3n per round); picks, plans and swaps are played but not counted as turns.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from express.fast import playout
+from express.moves import legal, play
+from express.position import start_position
+from express.rules import CARD_CLASS, CARDS
+
+
+def play_random_game(rng: random.Random, players: int, usable: bool = False) -> tuple[int, int]:
+    """Play one game by the bench policy; return (rounds, turns).
+
+    With ``usable``, plans are drawn from the cards the engine can use when planning
+    (at least three always are), so far fewer turns are lost: the harder, truer figure.
+    """
+    p = start_position(players, rng.getrandbits(64))
+    rand = rng.random
+    turns = 0
+    while p.phase != "o":
+        if p.phase == "p":
+            for seat in p.to_move():
+                hand = [c for c in CARDS if CARD_CLASS[c] <= p.engine[seat - 1]] if usable \
+                    else CARDS
+                play(p, "".join(rng.sample(hand, 3)), seat)
+            continue
+        options = legal(p)
+        if p.phase == "a":
+            turns += 1
+        play(p, options[int(rand() * len(options))])
+    return p.round, turns
+
+
+def play_fast_game(rng: random.Random, players: int) -> tuple[int, int]:
+    """One game of :func:`express.fast.playout` (the bots' random playouts); (rounds, turns)."""
+    p = start_position(players, rng.getrandbits(64))
+    playout(p, rng)
+    return p.round, 3 * players * p.round
+
+
+def run_bench(seconds: float = 5.0, seed: int = 1, players: int = 4,
+              usable: bool = False, fast: bool = False) -> dict[str, float | str]:
+    """Play games for about ``seconds``; return rounds/s, turns/s and the totals.
+
+    ``fast`` times :func:`express.fast.playout` instead of the legal-list policy.
+    """
+    rng = random.Random(seed)
+    rounds = turns = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        r, t = play_fast_game(rng, players) if fast else play_random_game(rng, players, usable)
+        rounds += r
+        turns += t
+        games += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    return {"rounds/s": round(rounds / elapsed, 1), "turns/s": round(turns / elapsed, 1),
+            "games": games, "turns": turns, "seconds": round(elapsed, 2), "players": players,
+            "policy": "fast" if fast else "legal",
+            "plans": "usable" if usable or fast else "uniform"}

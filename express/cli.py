@@ -1,0 +1,149 @@
+"""``python -m express``: the command line of notation.md ("Command line").
+
+Every command prints one line of JSON. Bad input exits with status 2 and prints
+``{"error": ..., "at": ...}``; nothing is ever printed as a traceback.
+
+``bot`` is dispatched to :mod:`express.bot`, written separately: it must define
+``choose(view: str, level: str, seed: int, seat: int) -> str``, which sees only the
+public view of the seat (``view --seat K``) and returns one decision token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from express.errors import ExpressError
+from express.game import Game
+from express.position import start_position
+from express.record import decode, parse_players, parse_seed
+
+_DECIMAL = re.compile(r"[0-9]+")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad arguments as engine errors instead of exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ExpressError(f"bad arguments: {message}")
+
+    def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
+        raise ExpressError("bad arguments: " + (message or "").strip() or "bad arguments")
+
+
+def _read_input(path: str | None) -> str:
+    if path is None:
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise ExpressError(f"cannot read {path!r}: {e.strerror}") from None
+    return decode(data)
+
+
+def _seat(text: str) -> int:
+    if not _DECIMAL.fullmatch(text):
+        raise ExpressError(f"bad seat {text!r}: a seat is a decimal number")
+    return int(text)
+
+
+def cmd_start(args: argparse.Namespace) -> Any:
+    players = parse_players(args.players)
+    seed = parse_seed(args.seed)
+    from express.notation import format_position
+
+    return {"position": format_position(start_position(players, seed))}
+
+
+def cmd_replay(args: argparse.Namespace) -> Any:
+    return Game.from_record(_read_input(args.file)).summary()
+
+
+def cmd_view(args: argparse.Namespace) -> Any:
+    seat = _seat(args.seat)
+    game = Game.from_record(_read_input(args.file))
+    return {"position": game.view(seat)}
+
+
+def cmd_bot(args: argparse.Namespace) -> Any:
+    if args.level not in ("easy", "medium", "hard"):
+        raise ExpressError(f"bad level {args.level!r}: easy, medium or hard")
+    seed = parse_seed(args.seed)
+    seat = _seat(args.seat)
+    game = Game.from_record(_read_input(args.file))
+    if not 1 <= seat <= game.position.n or seat not in game.to_move():
+        raise ExpressError(f"seat {seat} has no decision to make now (to move: "
+                           f"{game.to_move()})")
+    if importlib.util.find_spec("express.bot") is None:
+        raise ExpressError("the Cargo Express bots are not built yet (express/bot.py)")
+    bot = importlib.import_module("express.bot")
+    return {"decision": bot.choose(game.view(seat), args.level, seed, seat)}
+
+
+def cmd_bench(args: argparse.Namespace) -> Any:
+    from express.bench import run_bench
+
+    seconds = float(args.seconds)
+    if not 0 < seconds <= 3600:
+        raise ExpressError("bad --seconds: 0 < seconds ≤ 3600")
+    if args.plans not in ("uniform", "usable"):
+        raise ExpressError(f"bad --plans {args.plans!r}: uniform or usable")
+    if args.policy not in ("legal", "fast"):
+        raise ExpressError(f"bad --policy {args.policy!r}: legal or fast")
+    return run_bench(seconds, parse_seed(args.seed), parse_players(args.players),
+                     args.plans == "usable", args.policy == "fast")
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="python -m express", description="The Cargo Express rules engine.",
+                     add_help=False, allow_abbrev=False)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def command(name: str, run: Any, *options: str, file: bool = False,
+                defaults: dict[str, str] | None = None) -> None:
+        p = sub.add_parser(name, add_help=False, allow_abbrev=False)
+        for option in options:
+            p.add_argument(option, required=True)
+        for option, value in (defaults or {}).items():
+            p.add_argument(option, default=value)
+        if file:
+            p.add_argument("file", nargs="?")
+        p.set_defaults(run=run)
+
+    command("start", cmd_start, "--players", "--seed")
+    command("replay", cmd_replay, file=True)
+    command("view", cmd_view, "--seat", file=True)
+    command("bot", cmd_bot, "--level", "--seed", "--seat", file=True)
+    command("bench", cmd_bench, defaults={"--seconds": "5", "--seed": "1", "--players": "4",
+                                          "--plans": "uniform", "--policy": "legal"})
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        out = args.run(args)
+    except ExpressError as e:
+        print(json.dumps({"error": str(e), "at": e.at}))
+        return 2
+    except RecursionError:
+        print(json.dumps({"error": "input is nested too deeply", "at": None}))
+        return 2
+    except ValueError as e:  # e.g. float("x") for --seconds
+        print(json.dumps({"error": f"bad input: {e}", "at": None}))
+        return 2
+    try:
+        print(json.dumps(out))
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): not an input error
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit-time flush
+    return 0

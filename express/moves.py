@@ -1,0 +1,594 @@
+"""Legal decisions and applying them: the meaning of a decision against a position.
+
+- :func:`legal` lists every legal decision of the position in canonical written form,
+  sorted by code point (notation.md fine point 6, the CLI's ``legal``).
+- :func:`play` checks one decision against the position and applies it, appending events
+  when given a list. On an error the position may be half changed: callers that must keep
+  it (``Game``) play on a copy. Decisions taken from :func:`legal` never fail, so fast
+  callers (bench, bots) play on the position itself with ``events=None``.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from express import events as ev
+from express.decisions import (
+    Action,
+    Fulfil,
+    Pick,
+    Plan,
+    Resign,
+    Swap,
+    Turn,
+    parse_pick,
+    parse_plan,
+    parse_resign,
+    parse_swap,
+    parse_turn,
+)
+from express.errors import ExpressError
+from express.position import Events, Position, tunnel_twins
+from express.rules import (
+    CARD_STEPS,
+    CHARACTERS,
+    COLOURS,
+    CONTRACTS,
+    ENGINES,
+    SPACES,
+    sort_cars,
+)
+
+# --- movement -------------------------------------------------------------------------------
+
+_PATHS: dict[tuple[tuple[str, ...], int, int, bool], list[dict[int, str]]] = {}
+#: At most this many tables are kept; the cache then starts over (boards change each round).
+PATH_CACHE = 20_000
+
+
+def _paths(board: tuple[str, ...], start: int, longest: int,
+           mech: bool) -> list[dict[int, str]]:
+    """For each length 0..longest: end space -> the first legal path in plain string order.
+
+    The search follows each straight run in a loop and branches only at tunnel pieces
+    (rules 28–33); for each (length, end) it keeps the smallest path string.
+    """
+    key = (board, start, longest, mech)
+    found = _PATHS.get(key)
+    if found is not None:
+        return found
+    found = [{} for _ in range(longest + 1)]
+    twins = tunnel_twins(board)
+    refit = board.index("R")
+
+    def branch(pos: int, visited: int, path: str) -> None:
+        """From ``pos`` (the start, or just out of a tunnel): either way, or the tunnel."""
+        depth = len(path)
+        if depth == longest:
+            return
+        t = twins.get(pos)
+        if t is not None and not visited >> t & 1:
+            tpath = path + "t"
+            ends = found[depth + 1]
+            old = ends.get(t)
+            if old is None or tpath < old:
+                ends[t] = tpath
+            branch(t, visited | 1 << t, tpath)
+        for d, ch in ((-1, "<"), (1, ">")):
+            cur, seen, run, k = pos, visited, path, depth
+            while k < longest:
+                cur = (cur + d) % SPACES
+                if seen >> cur & 1:
+                    break
+                seen |= 1 << cur
+                run += ch
+                k += 1
+                if cur == refit:
+                    if not mech:
+                        break
+                    continue
+                ends = found[k]
+                old = ends.get(cur)
+                if old is None or run < old:
+                    ends[cur] = run
+                t = twins.get(cur)
+                if t is not None and k < longest and not seen >> t & 1:
+                    tpath = run + "t"
+                    ends = found[k + 1]
+                    old = ends.get(t)
+                    if old is None or tpath < old:
+                        ends[t] = tpath
+                    branch(t, seen | 1 << t, tpath)
+
+    if start != refit:
+        branch(start, 1 << start, "")
+    if len(_PATHS) >= PATH_CACHE:
+        _PATHS.clear()
+    _PATHS[key] = found
+    return found
+
+
+def movements(p: Position, seat: int, card: str) -> list[tuple[int, str, bool]]:
+    """Every (end space, canonical path with ``*``, Driver used) for the seat's card."""
+    i = seat - 1
+    lengths = CARD_STEPS[card]
+    driver_ready = p.chars[i] == "Dr" and not p.driver_used
+    table = _paths(p.board, p.loc[i], lengths[-1] + driver_ready, p.chars[i] == "Me")
+    if len(lengths) == 1:
+        k = lengths[0]
+        out = [(end, path, False) for end, path in table[k].items()]
+        if driver_ready:
+            out += [(end, path + "*", True) for end, path in table[k + 1].items()]
+        return out
+    out = []
+    for driver in (False, True) if driver_ready else (False,):
+        best: dict[int, str] = {}
+        for length in lengths:
+            for end, path in table[length + driver].items():
+                old = best.get(end)
+                if old is None or path < old:
+                    best[end] = path
+        star = "*" if driver else ""
+        out += [(end, path + star, driver) for end, path in best.items()]
+    return out
+
+
+def walk_path(p: Position, seat: int, path: str) -> tuple[int, list[int]] | str:
+    """Follow a written path (rules 28–33): (end, spaces entered), or why it is illegal."""
+    i = seat - 1
+    board = p.board
+    mech = p.chars[i] == "Me"
+    pos = p.loc[i]
+    visited = {pos}
+    entered: list[int] = []
+    direction = 0
+    for idx, ch in enumerate(path):
+        if ch == "t":
+            if board[pos][0] != "T":
+                return f"step {idx + 1} is a tunnel step from space {pos}, which is no tunnel"
+            nxt = p.twin(pos)
+            direction = 0
+        else:
+            d = 1 if ch == ">" else -1
+            if direction and d != direction:
+                return f"step {idx + 1} turns round without a tunnel step"
+            direction = d
+            nxt = (pos + d) % SPACES
+        if nxt in visited:
+            return f"step {idx + 1} enters space {nxt} a second time"
+        if board[nxt] == "R":
+            if not mech:
+                return f"step {idx + 1} enters the refit piece (space {nxt})"
+            if idx == len(path) - 1:
+                return "the Mechanic may pass the refit piece but not end on it"
+        visited.add(nxt)
+        entered.append(nxt)
+        pos = nxt
+    return pos, entered
+
+
+# --- fulfils --------------------------------------------------------------------------------
+
+_PLACEMENTS: dict[tuple[str, bool], list[tuple[str, str]]] = {}
+
+
+def placements(contract: str, manager: bool) -> list[tuple[str, str]]:
+    """(cars placed, written step) for every way to fulfil a contract (rules 51–52)."""
+    key = (contract, manager)
+    out = _PLACEMENTS.get(key)
+    if out is None:
+        card = CONTRACTS[contract][0]
+        out = [(card, f".f{contract}")]
+        if manager:
+            seen = {card}
+            for x in sorted(set(card)):
+                base = card.replace(x, "", 1)
+                for y in COLOURS:
+                    cars = sort_cars(base + y)
+                    if y != x and cars not in seen:
+                        seen.add(cars)
+                        out.append((cars, f".f{contract}={cars}"))
+        _PLACEMENTS[key] = out
+    return out
+
+
+def take(yard: str, cars: str) -> str | None:
+    """The yard without these cars, or None if it does not hold them."""
+    for c in cars:
+        j = yard.find(c)
+        if j < 0:
+            return None
+        yard = yard[:j] + yard[j + 1:]
+    return yard
+
+
+def fulfil_options(yard: str, contracts: list[str], manager: bool) -> list[tuple[str, str]]:
+    """(written fulfil steps, yard left) for every choice of fulfils, none included."""
+    opts = [("", yard)]
+    if len(yard) < 2 or not contracts:
+        return opts
+    for cid in sorted(contracts):
+        more = []
+        for steps, y in opts:
+            for cars, step in placements(cid, manager):
+                left = take(y, cars)
+                if left is not None:
+                    more.append((steps + step, left))
+        opts += more
+    return opts
+
+
+# --- legal decisions ------------------------------------------------------------------------
+
+_REORDERS: dict[str, list[str]] = {}
+
+
+def reorders(cars: str) -> list[str]:
+    """Every other order of a complex's cars (rule 53), sorted."""
+    out = _REORDERS.get(cars)
+    if out is None:
+        out = sorted({"".join(q) for q in permutations(cars)} - {cars})
+        _REORDERS[cars] = out
+    return out
+
+
+def legal(p: Position) -> list[str]:
+    """Every legal decision now, canonical and sorted (the CLI's ``legal``)."""
+    ph = p.phase
+    if ph == "c":
+        held = p.held_characters()
+        return [c for c in CHARACTERS if c not in held]
+    if ph == "a":
+        return legal_turns(p)
+    if ph == "r":
+        return sorted(f"R{s}" for s in p.swap_spaces())
+    return []
+
+
+def legal_turns(p: Position) -> list[str]:
+    """Every legal turn of the seat to move in the action phase (fine point 6)."""
+    seat = p.turn_seat()
+    i = seat - 1
+    if p.resigned[i]:
+        return ["-:~"]
+    card = p.plans[i][0]
+    if not p.usable(seat, card):
+        return [card + ":~"]
+    moves = movements(p, seat, card)
+    if not moves:
+        return [card + ":~"]
+    out: list[str] = []
+    _turns_from(p, seat, moves, card + ":", out)
+    piece = p.board[p.loc[i]]
+    if piece[0] == "X" and p.cars[piece] and len(p.train[i]) < p.capacity(seat):
+        q = p.copy()
+        q.attach(seat, (1,), True)
+        _turns_from(q, seat, moves, card + ":^.", out)
+    out.sort()
+    return out
+
+
+def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], prefix: str,
+                out: list[str]) -> None:
+    i = seat - 1
+    board = p.board
+    train = p.train[i]
+    length = len(train)
+    room = p.capacity(seat) - length
+    yard = p.yard[i]
+    held = p.open[i]
+    char = p.chars[i]
+    manager = char == "Ma"
+    logistician = char == "Lo"
+    engineer = char == "En"
+    own = f"X{seat}"
+    can_upgrade = p.engine[i] < 3
+    common = [""]
+    for s, piece in enumerate(board):
+        cars = p.cars.get(piece)
+        if cars and len(cars) >= 2:
+            common += [f".o{s}={order}" for order in reorders(cars)]
+    fulfils = [steps for steps, _ in fulfil_options(yard, held, manager)]
+    deck = p.deck
+    signs: list[str] = []
+    if deck:
+        choices = ((1, deck[0]), (2, deck[1])) if len(deck) >= 2 else ((1, deck[0]), (0, ""))
+        for steps, left in fulfil_options(yard, held, manager):
+            if len(held) - steps.count(".f") > 1:
+                continue
+            for choice, kept in choices:
+                signed = f"{steps}.s{choice}"
+                signs.append(signed)
+                if kept:
+                    signs += [signed + more for more, _ in
+                              fulfil_options(left, [kept], manager)[1:]]
+    # Suffixes open at every end space, with their fulfils: none, reorders, signs.
+    shared = [a + f for a in common for f in fulfils] + signs
+    for end, path, _driver in moves:
+        head = prefix + path
+        piece = board[end]
+        out += [head + s for s in shared]
+        acts: list[str] = []
+        if board[end - 1] != "R":
+            acts.append(".e<")
+        if board[(end + 1) % SPACES] != "R":
+            acts.append(".e>")
+        kind = piece[0]
+        if kind == "T":
+            acts.append(".et")
+        elif kind == "X":
+            cars = p.cars[piece]
+            m = len(cars)
+            for j in range(1, min(m, room) + 1):
+                if logistician:
+                    acts += [".a" + "".join(map(str, q)) for q in permutations(range(1, m + 1), j)]
+                else:
+                    acts.append(".a" + "123"[:j])
+            if piece == own and can_upgrade:
+                acts.append(".u")
+            if m and length:
+                acts.append(".x")
+        elif kind == "F" and length:
+            colour = piece[1]
+            if engineer:
+                subsets = [tuple(b + 1 for b in range(length) if mask >> b & 1)
+                           for mask in range(1, 1 << length)]
+            else:
+                run = length - len(train.rstrip(colour))
+                subsets = [tuple(range(length - j + 1, length + 1)) for j in range(1, run + 1)]
+            for pos in subsets:
+                off = "".join(train[q - 1] for q in pos)
+                step = head + ".d" + "".join(map(str, pos))
+                new_yard = sort_cars(yard + off)
+                out += [step + more for more, _ in fulfil_options(new_yard, held, manager)]
+        out += [head + a + f for a in acts for f in fulfils]
+
+
+# --- checking and applying --------------------------------------------------------------
+
+
+def _illegal(token: str, why: str) -> ExpressError:
+    return ExpressError(f"illegal decision {token!r}: {why}")
+
+
+def play_pick(p: Position, pick: Pick, token: str, events: Events = None) -> None:
+    if p.phase != "c":
+        raise _illegal(token, "a pick is made only in character selection")
+    if pick.character in p.held_characters():
+        raise _illegal(token, f"{pick.character} has already been taken this round")
+    p.pick(pick.character, events)
+
+
+def play_plan(p: Position, seat: int, plan: Plan, token: str, events: Events = None) -> None:
+    if p.phase != "p":
+        raise _illegal(token, "a plan is committed only in planning")
+    if not 1 <= seat <= p.n or p.resigned[seat - 1]:
+        raise _illegal(token, f"seat {seat} is dormant or not a seat, and commits no plan")
+    if p.plans[seat - 1]:
+        raise _illegal(token, f"seat {seat} has already committed its plan")
+    if len(plan.cards) != 3:
+        raise _illegal(token, "a plan is three different cards")
+    p.commit(seat, plan.cards, events)
+
+
+def play_swap(p: Position, swap: Swap, token: str, events: Events = None) -> None:
+    if p.phase != "r":
+        raise _illegal(token, "the refit swap is made only at the end of a round")
+    if swap.space not in p.swap_spaces():
+        piece = p.board[swap.space]
+        raise _illegal(token, f"space {swap.space} ({piece}) cannot take the refit piece: it "
+                              f"must hold no locomotive and no cars, and not be R")
+    p.swap(swap.space, events)
+
+
+def play_resign(p: Position, resign: Resign, token: str, events: Events = None) -> None:
+    if p.phase == "o":
+        raise _illegal(token, "the game is over")
+    if not 1 <= resign.seat <= p.n:
+        raise _illegal(token, f"there is no seat {resign.seat}")
+    if p.resigned[resign.seat - 1]:
+        raise _illegal(token, f"seat {resign.seat} has already resigned")
+    p.resign(resign.seat, events)
+
+
+def play_turn(p: Position, t: Turn, token: str, events: Events = None) -> None:
+    """Check and apply one turn of the seat to move (rule 24), step by step."""
+    if p.phase != "a":
+        raise _illegal(token, "a turn is played only in the action phase")
+    seat = p.turn_seat()
+    i = seat - 1
+    if p.resigned[i]:
+        if t.card != "-" or not t.lost:
+            raise _illegal(token, f"seat {seat} is dormant: its turn is written -:~")
+        if events is not None:
+            events.append(ev.TurnLost(seat, reason="dormant"))
+        _end(p, token, events)
+        return
+    card = p.plans[i][0]
+    if t.card != card:
+        raise _illegal(token, f"seat {seat}'s next card is {card}, not {t.card}")
+    usable = p.usable(seat, card)
+    lost = not usable or not movements(p, seat, card)
+    if lost != t.lost:
+        if lost:
+            raise _illegal(token, f"the turn is lost ({card} needs engine {card[0]}, the engine "
+                                  f"is {ENGINES[p.engine[i]]}, or no path exists): write "
+                                  f"{card}:~")
+        raise _illegal(token, f"{card} is usable, so the turn is not lost")
+    p.plans[i].pop(0)
+    if events is not None:
+        events.append(ev.CardRevealed(seat, card=card, usable=usable))
+    if lost:
+        if events is not None:
+            events.append(ev.TurnLost(seat, reason="unusable" if not usable else "no-path"))
+        _end(p, token, events)
+        return
+    if t.special:
+        piece = p.board[p.loc[i]]
+        if piece[0] != "X" or not p.cars[piece]:
+            raise _illegal(token, "^ needs a complex with a car under the locomotive")
+        if len(p.train[i]) >= p.capacity(seat):
+            raise _illegal(token, "^: the train is full")
+        p.attach(seat, (1,), True, events)
+    steps = len(t.path) - t.driver
+    if steps not in CARD_STEPS[card]:
+        want = " or ".join(str(k + t.driver) for k in CARD_STEPS[card])
+        raise _illegal(token, f"{card} moves {want} spaces, not {len(t.path)}")
+    if t.driver and not p.driver_ready(seat):
+        raise _illegal(token, "* needs the Driver, face up")
+    walked = walk_path(p, seat, t.path)
+    if isinstance(walked, str):
+        raise _illegal(token, walked)
+    end, entered = walked
+    start = p.loc[i]
+    p.loc[i] = end
+    if t.driver:
+        p.driver_used = True
+    if events is not None:
+        events.append(ev.Moved(seat, path=t.path + ("*" if t.driver else ""),
+                               spaces=tuple(entered), start=start, end=end, driver=t.driver))
+    for f in t.pre:
+        _fulfil(p, seat, f, token, events)
+    signed: str | None = None
+    a = t.action
+    if a is not None:
+        signed = _act(p, seat, a, token, events)
+    for f in t.post:
+        if a is not None and a.kind == "s" and f.contract != signed:
+            raise _illegal(token, f"f{f.contract}: in a turn whose action is a sign, a contract "
+                                  f"held before the sign is fulfilled right before it")
+        _fulfil(p, seat, f, token, events)
+    _end(p, token, events)
+
+
+def _end(p: Position, token: str, events: Events) -> None:
+    seat = p.turn_seat()
+    if events is not None:
+        events.append(ev.TurnEnded(seat, token=token))
+    p.end_turn(events)
+
+
+def _fulfil(p: Position, seat: int, f: Fulfil, token: str, events: Events) -> None:
+    i = seat - 1
+    if f.contract not in p.open[i]:
+        raise _illegal(token, f"f{f.contract}: seat {seat} holds no open contract "
+                              f"{f.contract}")
+    card = CONTRACTS[f.contract][0]
+    cars = card
+    if f.cars is not None:
+        if p.chars[i] != "Ma":
+            raise _illegal(token, f"{f}: only the Manager places other cars than the card's")
+        if (f.cars, f".{f}") not in placements(f.contract, True):
+            raise _illegal(token, f"{f}: the Manager replaces exactly one of {card}'s cars")
+        cars = f.cars
+    if take(p.yard[i], cars) is None:
+        raise _illegal(token, f"{f}: the yard ({p.yard[i] or 'empty'}) does not hold {cars}")
+    p.fulfil(seat, f.contract, cars, events)
+
+
+def _act(p: Position, seat: int, a: Action, token: str, events: Events) -> str | None:
+    """Check and apply the action; return the contract kept by a sign."""
+    i = seat - 1
+    loc = p.loc[i]
+    piece = p.board[loc]
+    k = a.kind
+    if k == "a":
+        if piece[0] != "X" or not p.cars[piece]:
+            raise _illegal(token, f"attach needs a complex with cars; space {loc} is {piece}"
+                                  + (" (empty)" if piece[0] == "X" else ""))
+        m = len(p.cars[piece])
+        if any(s > m for s in a.spots):
+            raise _illegal(token, f"{a}: the complex holds only {m} cars")
+        if p.chars[i] != "Lo" and a.spots != tuple(range(1, len(a.spots) + 1)):
+            raise _illegal(token, f"{a}: without the Logistician the cars come from the "
+                                  f"left in order (a1, a12, a123)")
+        if len(p.train[i]) + len(a.spots) > p.capacity(seat):
+            raise _illegal(token, f"{a}: engine {ENGINES[p.engine[i]]} hauls at most "
+                                  f"{p.capacity(seat)} cars")
+        p.attach(seat, a.spots, False, events)
+    elif k == "u":
+        if piece != f"X{seat}":
+            raise _illegal(token, f"upgrade needs seat {seat}'s own complex X{seat}, not "
+                                  f"{piece}")
+        if p.engine[i] == 3:
+            raise _illegal(token, "the engine is already D")
+        p.engine[i] += 1
+        if events is not None:
+            events.append(ev.Upgraded(seat, engine=ENGINES[p.engine[i]]))
+    elif k == "x":
+        if piece[0] != "X" or not p.cars[piece]:
+            raise _illegal(token, f"exchange needs a complex with cars; space {loc} is {piece}")
+        if not p.train[i]:
+            raise _illegal(token, "exchange needs a car on the train")
+        p.exchange(seat, events)
+    elif k == "d":
+        if piece[0] != "F":
+            raise _illegal(token, f"uncouple needs a factory; space {loc} is {piece}")
+        train = p.train[i]
+        length = len(train)
+        if any(q > length for q in a.spots):
+            raise _illegal(token, f"{a}: the train has only {length} cars")
+        if p.chars[i] != "En":
+            if a.spots != tuple(range(length - len(a.spots) + 1, length + 1)):
+                raise _illegal(token, f"{a}: without the Engineer only the rear cars uncouple")
+            if any(train[q - 1] != piece[1] for q in a.spots):
+                raise _illegal(token, f"{a}: the cars do not all match factory {piece}")
+        p.uncouple(seat, a.spots, events)
+    elif k == "s":
+        if len(p.open[i]) > 1:
+            raise _illegal(token, "sign: the seat already holds 2 open contracts")
+        deck = len(p.deck)
+        if not deck:
+            raise _illegal(token, "sign: the contract deck is empty")
+        if deck >= 2 and a.choice == 0:
+            raise _illegal(token, "s0 is only for a deck of one card; keep s1 or s2")
+        if deck == 1 and a.choice == 2:
+            raise _illegal(token, "s2: the deck has only one card (s1 keeps it, s0 puts it back)")
+        kept = (p.deck[a.choice - 1]) if a.choice else None
+        p.sign(seat, a.choice, events)
+        return kept
+    elif k == "o":
+        target = p.board[a.space]
+        cars = p.cars.get(target, "")
+        if len(cars) < 2:
+            raise _illegal(token, f"{a}: space {a.space} is not a complex with at least 2 cars")
+        if sorted(a.cars) != sorted(cars):
+            raise _illegal(token, f"{a}: the complex holds {cars}")
+        if a.cars == cars:
+            raise _illegal(token, f"{a}: that is the complex's present order")
+        p.reorder(a.space, a.cars, events)
+    else:
+        if a.step == "t":
+            if piece[0] != "T":
+                raise _illegal(token, f"et: space {loc} is no tunnel")
+            nxt = p.twin(loc)
+        else:
+            nxt = (loc + (1 if a.step == ">" else -1)) % SPACES
+            if p.board[nxt] == "R":
+                raise _illegal(token, f"{a}: the extra space may not enter the refit piece")
+        p.loc[i] = nxt
+        if events is not None:
+            events.append(ev.ExtraStep(seat, step=a.step, start=loc, end=nxt))
+    return None
+
+
+def play(p: Position, token: str, seat: int | None = None, events: Events = None) -> None:
+    """Check and apply any decision token (a plan needs its ``seat``)."""
+    if p.hidden is not None:
+        raise ExpressError("a public position cannot be played; determinize it first")
+    if token.startswith("resign"):
+        play_resign(p, parse_resign(token), token, events)
+        return
+    ph = p.phase
+    if ph == "o":
+        raise _illegal(token, "the game is over")
+    if ph == "c":
+        play_pick(p, parse_pick(token), token, events)
+    elif ph == "p":
+        if seat is None:
+            raise _illegal(token, "a plan needs the seat that commits it")
+        play_plan(p, seat, parse_plan(token), token, events)
+    elif ph == "a":
+        play_turn(p, parse_turn(token), token, events)
+    else:
+        play_swap(p, parse_swap(token), token, events)
