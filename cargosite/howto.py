@@ -12,7 +12,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from engine import Game, parse_position, unloads
+from engine import CURRENT_RULES, Game, parse_position, unloads
 from engine.describe import CARD_NAMES, describe, rows
 from engine.geometry import SHAPE_CELLS, SHAPE_VALUE
 
@@ -58,7 +58,7 @@ def shape_board(shape: str) -> dict[str, Any]:
             if (x, below) not in cells:
                 grid[below][x] = "x"
     bay_rows = ["".join(grid[y]) for y in reversed(range(n))]
-    position = parse_position("/".join(bay_rows) + " b SLPDR SLPDR - - - 0 0 0 0.92")
+    position = parse_position("/".join(bay_rows) + f" b SLPDR SLPDR - - - 0 0 0 {CURRENT_RULES}")
     found = unloads(position)
     names = found[0][0] if found else ""
     if [s for _, s in found] != [shape]:

@@ -93,11 +93,11 @@ def enqueue_bot_turn(game_id: str, ply: int, **options: Any) -> None:
     bot_turn.apply_async((game_id, ply), **options)
 
 
-def play_bot_turn(game_id: str, ply: int, *, level: str | None = None) -> str:
+def play_bot_turn(game_id: str, ply: int, *, quick: bool = False) -> str:
     """The bot's decision at `ply`, through `apply_turn`. Does nothing if the game is gone,
     over, or no longer at `ply` with a bot to move. Returns what happened: "played", or why
-    nothing was ("stale_ply", "game_over", "duplicate", ...). `level` overrides the seat's
-    level for the thinking (the task's fallback when time runs short)."""
+    nothing was ("stale_ply", "game_over", "duplicate", ...). `quick` thinks at the kind's
+    quick level instead of the seat's (the task's fallback when time runs short)."""
     from .store import get_game, live
 
     try:
@@ -117,7 +117,8 @@ def play_bot_turn(game_id: str, ply: int, *, level: str | None = None) -> str:
     seat_level = game.seat_list[seat].bot_level
     assert seat_level is not None
     # Thinking happens outside the transaction: no row lock is held meanwhile.
-    token = game.kind.bot_decision(lg, seat, level or seat_level, game.bot_seed or 0)
+    level = game.kind.quick_bot_level if quick and game.kind.quick_bot_level else seat_level
+    token = game.kind.bot_decision(lg, seat, level, game.bot_seed or 0)
     try:
         result = play.apply_turn(game_id, actor=Actor.bot(seat_level), ply=ply, token=token)
     except GameError as refused:  # the game moved on (a resign, another copy of this task)

@@ -43,11 +43,11 @@ def bot_turn(game_id: str, ply: int) -> str:
     try:
         outcome = bots.play_bot_turn(game_id, ply)
     except SoftTimeLimitExceeded:
-        # Out of time (a very slow machine): play Medium's turn, which takes milliseconds,
-        # rather than leave the player waiting for the sweep to try again.
-        log.warning("CargoBot ran out of time in game %s at ply %s; playing Medium's turn",
+        # Out of time (a very slow machine): play the kind's quick level, which takes
+        # milliseconds, rather than leave the player waiting for the sweep to try again.
+        log.warning("the bot ran out of time in game %s at ply %s; playing its quick level",
                     game_id, ply)
-        outcome = bots.play_bot_turn(game_id, ply, level="medium")
+        outcome = bots.play_bot_turn(game_id, ply, quick=True)
     if outcome != "played":
         log.info("CargoBot's task for game %s at ply %s did nothing: %s", game_id, ply, outcome)
     return outcome

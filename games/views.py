@@ -191,7 +191,7 @@ def create_bot_game(request: HttpRequest) -> HttpResponse:
         else Actor.guest(ensure_session(request))
     try:
         game = services.create_bot_game(
-            actor=actor, level=request.POST.get("level", "easy"),
+            actor=actor, level=request.POST.get("level", get_kind(CARGO_CONNECT).bot_levels[0]),
             options={"size": request.POST.get("size", 6)},
             seat=request.POST.get("color", "random"),
         )

@@ -107,6 +107,7 @@ class GameKind(ABC):
     rules_version: str  # the current rules, stored on new games
     bot_levels: tuple[str, ...] = ()
     bot_version: str = ""
+    quick_bot_level: str = ""  # a level that decides in milliseconds (a task short of time)
     view_template: str  # the game's part of the game page
     view_module: str  # its ES module (a static path), driven by the live-game shell
 

@@ -92,6 +92,7 @@ class CargoConnect(GameKind):
     sizes = SIZES
     bot_levels = BOT_LEVELS
     bot_version = BOT_VERSION
+    quick_bot_level = "medium"  # one turn ahead: milliseconds (docs/bot.md)
     view_template = "games/cargo-connect/view.html"
     view_module = "js/cargo-connect/view.js"
 
