@@ -42,6 +42,8 @@ def validate(puzzle: Puzzle, *, background: bool | None = None) -> str:
     from .tasks import prove as prove_task
 
     puzzle.forget_proof()
+    puzzle.fingerprint = fingerprint(puzzle.start, puzzle.goal, puzzle.turns)
+    puzzle.validated_fingerprint = puzzle.fingerprint  # "running" is about this fingerprint
     puzzle.validation = Puzzle.Validation.RUNNING
     puzzle.save()
     pk, fp = puzzle.pk, puzzle.fingerprint

@@ -47,8 +47,9 @@ def test_a_future_day_is_refused_and_never_served(client, live_week):
 
 
 def test_a_day_opens_on_its_day(client, live_week, today):
-    from .conftest import MONDAY
     import datetime as dt
+
+    from .conftest import MONDAY
 
     today(MONDAY + dt.timedelta(days=4))
     assert client.get(url(4)).status_code == 200
