@@ -7,11 +7,17 @@ import datetime as dt
 import pytest
 from playwright.sync_api import expect
 
+from puzzles import schedule
 from puzzles.models import Week
 from tests.puzzles.conftest import MONDAY, generated_records, make_puzzle, record
-from tests.puzzles.conftest import today  # noqa: F401  (the fixture)
 
 PASSWORD = "a-long-cargo-pass"
+
+
+@pytest.fixture
+def today(monkeypatch):
+    """The site's date: Thursday of the fixed week (the server runs in this process)."""
+    monkeypatch.setattr(schedule, "today", lambda: MONDAY + dt.timedelta(days=3))
 
 
 @pytest.fixture
