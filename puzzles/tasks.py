@@ -31,7 +31,7 @@ def prove(puzzle_id: int, fingerprint: str) -> str:
         return validation.run_task(puzzle_id, fingerprint)
     except SoftTimeLimitExceeded:
         with transaction.atomic():
-            puzzle = Puzzle.objects.select_for_update().filter(pk=puzzle_id).first()
+            puzzle = Puzzle.objects.order_by().select_for_update().filter(pk=puzzle_id).first()
             if puzzle is not None and puzzle.fingerprint == fingerprint:
                 puzzle.validation = Puzzle.Validation.INVALID
                 puzzle.validated_fingerprint = fingerprint

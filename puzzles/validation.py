@@ -91,13 +91,13 @@ def record_proof(puzzle: Puzzle, sol: Solution | str) -> None:
 def run_task(puzzle_id: int, fp: str) -> str:
     """The Celery task's body: prove the puzzle if it is still what was asked about."""
     with transaction.atomic():
-        puzzle = Puzzle.objects.select_for_update().filter(pk=puzzle_id).first()
+        puzzle = Puzzle.objects.order_by().select_for_update().filter(pk=puzzle_id).first()
         if puzzle is None or puzzle.fingerprint != fp:
             log.info("proof of puzzle %s skipped: deleted or edited since it was asked", puzzle_id)
             return "stale"
     sol = prove(puzzle)
     with transaction.atomic():
-        puzzle = Puzzle.objects.select_for_update().get(pk=puzzle_id)
+        puzzle = Puzzle.objects.order_by().select_for_update().get(pk=puzzle_id)
         if puzzle.fingerprint != fp:
             return "stale"
         record_proof(puzzle, sol)
