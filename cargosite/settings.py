@@ -206,6 +206,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Games whose CargoBot turn was lost (no worker, broker down, a worker died mid-turn)
     # get it sent again; the task plays once per ply however often it is sent.
     "sweep-bot-games": {"task": "games.sweep_bot_games", "schedule": 30.0},
+    # The Weekly Puzzles: a generated week goes live if Monday comes without a published one.
+    "puzzles-ensure-week": {"task": "puzzles.ensure_week", "schedule": 300.0},
 }
 
 # Accounts (django-allauth): sign up with username and email, sign in with either.
