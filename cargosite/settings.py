@@ -189,6 +189,12 @@ else:
 HEALTHZ_TIMEOUT_SECONDS = envint("HEALTHZ_TIMEOUT_SECONDS", 3)
 # Live play: threads per process for WebSocket service calls on PostgreSQL (games/consumers.py).
 LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 8)
+# What one client address may ask of one process (games/limits.py): units a second shared by
+# its sockets (a frame costs 1, a `sync` more by what it sends back), and how many anonymous
+# spectator sockets it, and one game, may have open.
+LIVE_ADDRESS_UNITS_PER_SECOND = envint("LIVE_ADDRESS_UNITS_PER_SECOND", 60)
+LIVE_ANONYMOUS_PER_ADDRESS = envint("LIVE_ANONYMOUS_PER_ADDRESS", 20)
+LIVE_ANONYMOUS_PER_GAME = envint("LIVE_ANONYMOUS_PER_GAME", 500)
 
 # Celery (cargosite/celery.py reads every CELERY_* setting).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
