@@ -42,7 +42,7 @@ from .protocol import MAX_TOKEN_LENGTH, Code, GameError
 
 log = logging.getLogger(__name__)
 
-MAX_FRAME_BYTES = 4096  # also uvicorn's --ws-max-size (scripts/topology.sh)
+MAX_FRAME_BYTES = limits.MAX_FRAME_BYTES  # also uvicorn's ws_max_size (cargosite/serve.py)
 FRAMES_PER_SECOND = 20  # a socket's budget, in units a second (most frames cost 1)
 FLOOD_STRIKES = 3  # seconds over the budget before the connection is closed
 CLOSE_SIGNED_OUT = 4401
@@ -108,6 +108,7 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
     address = ""
     layer_ok = False
     gone = False  # the client went away; later sends are dropped
+    revoked = False  # closed because its session ended: it acts for no one
     extra_cost = 0  # what the frame being handled costs beyond 1 (a `sync`'s answer)
     groups_joined: list[str] = []
 
@@ -267,10 +268,14 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         return await db(session_signed_in)(self.scope)
 
     async def session_check(self, message: dict[str, Any]) -> None:
-        """`session.check`: the member signed out, changed their password or was
-        deactivated somewhere; close this socket if its session no longer holds. (The
-        page reconnects, with whatever its session now is.)"""
-        if not await self.signed_in():
+        """`session.check`: the member signed out (`ended` names that session), changed
+        their password or was deactivated; close this socket if its session no longer
+        holds. (The page reconnects, with whatever its session now is.)"""
+        session = self.scope.get("session")
+        ended = message.get("ended")
+        if (ended and ended == getattr(session, "session_key", None)) \
+                or not await self.signed_in():
+            self.revoked = True
             await self.close(code=CLOSE_SIGNED_OUT)
 
 
@@ -372,6 +377,7 @@ class GameConsumer(FrameConsumer):
         if self.seat is None:
             raise GameError(Code.NOT_A_PLAYER, f"spectators cannot {what}")
         if not await self.signed_in():
+            self.revoked = True
             await self.close(code=CLOSE_SIGNED_OUT)
             raise GameError(Code.NOT_A_PLAYER, "this socket's session has signed out")
 

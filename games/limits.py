@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 
+MAX_FRAME_BYTES = 4096  # the protocol's frame limit; also uvicorn's ws_max_size
 SYNC_BYTES_PER_UNIT = 2048
 MAX_TRACKED_ADDRESSES = 10_000
 
