@@ -372,13 +372,14 @@ class GameConsumer(FrameConsumer):
             await self.send_json(refused.frame())
             if refused.error == Code.STALE_PLY and refused.state is not None:
                 await self.send_json({"type": "state", "state": refused.state})
+            if self.revoked:
+                await self.close(code=CLOSE_SIGNED_OUT)
 
     async def check_player(self, what: str) -> None:
         if self.seat is None:
             raise GameError(Code.NOT_A_PLAYER, f"spectators cannot {what}")
-        if not await self.signed_in():
-            self.revoked = True
-            await self.close(code=CLOSE_SIGNED_OUT)
+        if self.revoked or not await self.signed_in():
+            self.revoked = True  # `call` sends the refusal, then closes
             raise GameError(Code.NOT_A_PLAYER, "this socket's session has signed out")
 
     async def play(self, ply: int, token: str) -> None:
