@@ -228,6 +228,8 @@ if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
         f"ACCOUNT_EMAIL_VERIFICATION={ACCOUNT_EMAIL_VERIFICATION!r}: use none/optional/mandatory"
     )
 ACCOUNT_UNIQUE_EMAIL = True
+# Usernames: NFKC, unique without regard to case, look-alikes refused (accounts/usernames.py).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
