@@ -124,6 +124,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy (below)
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -299,6 +301,36 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 if envbool("DJANGO_BEHIND_PROXY", not DEBUG):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts only from our own files (ES modules; the
+# page data is inline JSON from json_script, which is not executed), no inline script or
+# style, sockets and fetches to our own origin only. Checked by tests/faults/test_headers.py.
+_SELF, _NONE = "'self'", "'none'"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [_SELF],
+        "script-src": [_SELF],
+        "style-src": [_SELF],
+        "img-src": [_SELF, "data:"],
+        "font-src": [_SELF],
+        "connect-src": [_SELF],  # 'self' covers ws:/wss: to the same host (CSP Level 3)
+        "object-src": [_NONE],
+        "base-uri": [_NONE],
+        "form-action": [_SELF],
+        "frame-ancestors": [_NONE],
+    }
+}
+# Permissions-Policy (django-permissions-policy): the site uses none of these features.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: [] for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+        "fullscreen", "geolocation", "gyroscope", "magnetometer", "microphone", "midi",
+        "payment", "picture-in-picture", "publickey-credentials-get", "screen-wake-lock",
+        "serial", "usb", "web-share", "xr-spatial-tracking",
+    )
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 LOGGING = {
     "version": 1,
