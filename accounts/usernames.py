@@ -15,7 +15,7 @@ import string
 import unicodedata
 from functools import cache
 
-from confusable_homoglyphs.confusables import confusables_data
+from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
 
 PLAIN = set(string.ascii_lowercase + string.digits)
 
@@ -30,7 +30,8 @@ def _look_alike(char: str) -> str:
     """The plain ASCII letter or digit `char` can be mistaken for (itself if none)."""
     if char in PLAIN and not char.isdigit():
         return char
-    lower, other = [], []  # look-alikes that are lowercase letters as they stand first
+    lower: list[str] = []  # look-alikes that are lowercase letters as they stand first
+    other: list[str] = []
     for entry in confusables_data.get(char, []) + confusables_data.get(char.upper(), []):
         alike = entry["c"].strip("\u200e\u200f")
         if len(alike) == 1 and alike.casefold() in PLAIN:

@@ -8,10 +8,12 @@ from django.test import Client
 
 from accounts.usernames import skeleton
 
+SIGNED_UP = iter(range(1, 10_000))
 
-def sign_up(_client, username, n=[0]):
+
+def sign_up(_client, username):
     """Each sign-up from a fresh browser (a signed-in one is sent home)."""
-    n[0] += 1
+    n = [next(SIGNED_UP)]
     return Client().post("/accounts/signup/", {
         "username": username, "email": f"user{n[0]}@example.com",
         "password1": "a-long-cargo-pass", "password2": "a-long-cargo-pass"})
