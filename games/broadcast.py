@@ -106,7 +106,9 @@ def send_to_group(group: str, frame: dict[str, Any]) -> bool:
     """Send one frame to a group now (callers use `send_on_commit`). The frame is encoded
     once here, not once per receiving socket."""
     text = json.dumps(frame, separators=(",", ":"))
-    return send_message(group, {"type": "frame.send", "text": text, "ply": frame.get("ply")})
+    state = frame.get("state") or {}
+    ply = state.get("ply", len(state["turns"]) if "turns" in state else None)
+    return send_message(group, {"type": "frame.send", "text": text, "ply": ply})
 
 
 def send_on_commit(group: str, frame: dict[str, Any]) -> Delivery:

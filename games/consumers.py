@@ -100,6 +100,12 @@ def _ply(value: Any) -> int | None:
     return None
 
 
+def _state_ply(state: dict[str, Any]) -> int:
+    """The ply a state describes (every kind's state lists its turns)."""
+    ply = state.get("ply")
+    return ply if isinstance(ply, int) else len(state.get("turns", []))
+
+
 class FrameConsumer(AsyncJsonWebsocketConsumer):
     """What both sockets share: the budgets, frame parsing, a channel layer that may be
     down, sends to a client that may have gone, and the session check."""
@@ -303,7 +309,7 @@ class GameConsumer(FrameConsumer):
         await self.join(self.group)
         await self.join_member_group()
         await self.accept()
-        self.client_ply = state["ply"]
+        self.client_ply = _state_ply(state)
         await self.send_json({"type": "state", "state": state})
 
     def count_anonymous(self) -> bool:
@@ -390,7 +396,7 @@ class GameConsumer(FrameConsumer):
         # A fresh turn's acknowledgement is the group broadcast, unless that failed.
         if result.duplicate or not result.delivered:
             await self.send_json(result.frame)
-        self.client_ply = max(self.client_ply, result.frame["state"]["ply"])
+        self.client_ply = max(self.client_ply, _state_ply(result.frame["state"]))
 
     async def resign(self, ply: int | None) -> None:
         await self.check_player("resign")
@@ -411,7 +417,7 @@ class GameConsumer(FrameConsumer):
             await self.send(text_data=text)
         await self.send_json({"type": "state", "state": data["state"]})
         self.extra_cost += limits.sync_cost(sent)
-        self.client_ply = max(self.client_ply, data["state"]["ply"])
+        self.client_ply = max(self.client_ply, _state_ply(data["state"]))
 
     async def catch_up_if_behind(self) -> None:
         """Frames the group could not bring (the layer was down): push what the client
