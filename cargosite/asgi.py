@@ -1,6 +1,10 @@
-"""ASGI entry point: Django for HTTP, Channels for WebSockets. Served by uvicorn:
+"""ASGI entry point: Django for HTTP, Channels for WebSockets. Served by uvicorn with the
+production options (cargosite/serve.py):
 
-    uvicorn cargosite.asgi:application
+    python -m cargosite.serve --port 8000
+
+WebSockets pass the Origin check (cargosite/origins.py: scheme, host and port), then the
+session (Channels' AuthMiddlewareStack) and the guest middleware.
 """
 
 import os
@@ -13,16 +17,19 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from cargosite import logs  # noqa: E402
+from cargosite.origins import SameOriginValidator  # noqa: E402
 from games.actors import GuestMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+logs.install()  # one line, not a traceback, for invalid UTF-8 frames and a Redis outage
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # GuestMiddleware: a signed-out visitor's session plays its games against CargoBot.
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SameOriginValidator(
             AuthMiddlewareStack(GuestMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }

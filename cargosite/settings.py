@@ -124,6 +124,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy (below)
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -189,6 +191,12 @@ else:
 HEALTHZ_TIMEOUT_SECONDS = envint("HEALTHZ_TIMEOUT_SECONDS", 3)
 # Live play: threads per process for WebSocket service calls on PostgreSQL (games/consumers.py).
 LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 8)
+# What one client address may ask of one process (games/limits.py): units a second shared by
+# its sockets (a frame costs 1, a `sync` more by what it sends back), and how many anonymous
+# spectator sockets it, and one game, may have open.
+LIVE_ADDRESS_UNITS_PER_SECOND = envint("LIVE_ADDRESS_UNITS_PER_SECOND", 60)
+LIVE_ANONYMOUS_PER_ADDRESS = envint("LIVE_ANONYMOUS_PER_ADDRESS", 20)
+LIVE_ANONYMOUS_PER_GAME = envint("LIVE_ANONYMOUS_PER_GAME", 500)
 
 # Celery (cargosite/celery.py reads every CELERY_* setting).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -224,6 +232,8 @@ if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
         f"ACCOUNT_EMAIL_VERIFICATION={ACCOUNT_EMAIL_VERIFICATION!r}: use none/optional/mandatory"
     )
 ACCOUNT_UNIQUE_EMAIL = True
+# Usernames: NFKC, unique without regard to case, look-alikes refused (accounts/usernames.py).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
@@ -293,6 +303,36 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 if envbool("DJANGO_BEHIND_PROXY", not DEBUG):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts only from our own files (ES modules; the
+# page data is inline JSON from json_script, which is not executed), no inline script or
+# style, sockets and fetches to our own origin only. Checked by tests/faults/test_headers.py.
+_SELF, _NONE = "'self'", "'none'"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [_SELF],
+        "script-src": [_SELF],
+        "style-src": [_SELF],
+        "img-src": [_SELF, "data:"],
+        "font-src": [_SELF],
+        "connect-src": [_SELF],  # 'self' covers ws:/wss: to the same host (CSP Level 3)
+        "object-src": [_NONE],
+        "base-uri": [_NONE],
+        "form-action": [_SELF],
+        "frame-ancestors": [_NONE],
+    }
+}
+# Permissions-Policy (django-permissions-policy): the site uses none of these features.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: [] for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+        "fullscreen", "geolocation", "gyroscope", "magnetometer", "microphone", "midi",
+        "payment", "picture-in-picture", "publickey-credentials-get", "screen-wake-lock",
+        "serial", "usb", "web-share", "xr-spatial-tracking",
+    )
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 LOGGING = {
     "version": 1,

@@ -105,6 +105,31 @@ def actor_of(request: HttpRequest) -> Actor | None:
     return Actor.guest(key) if key else None
 
 
+def session_signed_in(scope: dict[str, Any]) -> bool:
+    """Does a socket's scope still act for who it connected as? Read fresh from the session
+    store (the scope's session was loaded once, at connect): a member's session must still
+    be signed in to that member, with the password hash it was signed in with (a password
+    change signs other sessions out) and the member still active; a guest's session must
+    still exist. Anyone else acts for no one and so loses nothing."""
+    from importlib import import_module
+    from types import SimpleNamespace
+
+    from django.conf import settings
+    from django.contrib.auth import get_user
+
+    user = scope.get("user")
+    session = scope.get("session")
+    key = getattr(session, "session_key", None)
+    if user is None or key is None:
+        return not (user is not None and (user.is_authenticated or
+                                          getattr(user, "guest_key", None)))
+    store = import_module(settings.SESSION_ENGINE).SessionStore(key)
+    if not user.is_authenticated:
+        return not getattr(user, "guest_key", None) or store.exists(key)
+    current = get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+    return bool(current.is_authenticated and current.pk == user.pk)
+
+
 def ensure_session(request: HttpRequest) -> str:
     """The browser session's key, saving a new session first if there is none."""
     if request.session.session_key is None:

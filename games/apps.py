@@ -7,3 +7,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from .kinds import cargo_connect  # noqa: F401  (registers Cargo Connect)
+        from .signout import connect_signals
+
+        connect_signals()  # sign-out, password change, deactivation close a member's sockets

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -81,9 +83,65 @@ def send_task_on_commit(game: Game) -> None:
     if game.bot_waiting_since is None or game.is_over:
         return
     game_id, ply = game.id, game.ply
-    # robust: a broker that is down must not fail the human's committed turn (the sweep
-    # sends the task again later); in the embedded default the task runs here, eagerly.
-    transaction.on_commit(lambda: enqueue_bot_turn(game_id, ply), robust=True)
+    # A broker that is down must not fail the human's committed turn: the task is kept and
+    # sent as soon as the broker answers (`resend`). In the embedded default it runs here.
+    transaction.on_commit(lambda: send_or_keep(game_id, ply))
+
+
+class Resender:
+    """Bot tasks the broker refused, sent again by a thread of this process every
+    `every` seconds until it answers (then at once, not at the next sweep). One warning per
+    outage; duplicates are harmless (the task plays once per ply)."""
+
+    def __init__(self, every: float = 1.0) -> None:
+        self.every = every
+        self.pending: dict[str, int] = {}
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+
+    def keep(self, game_id: str, ply: int, error: BaseException) -> None:
+        with self.lock:
+            first = not self.pending
+            self.pending[game_id] = max(ply, self.pending.get(game_id, ply))
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self.run, name="bot-resend",
+                                               daemon=True)
+                self.thread.start()
+        if first:
+            log.warning("the Celery broker refused CargoBot's task (%s: %s); it is sent again "
+                        "as soon as the broker answers", type(error).__name__, error)
+
+    def run(self) -> None:
+        while True:
+            time.sleep(self.every)
+            with self.lock:
+                if not self.pending:
+                    self.thread = None
+                    return
+                batch = dict(self.pending)
+            try:
+                for game_id, ply in batch.items():
+                    enqueue_bot_turn(game_id, ply, expires=BOT_SWEEP_EXPIRES)
+                    with self.lock:
+                        if self.pending.get(game_id) == ply:
+                            del self.pending[game_id]
+            except Exception:  # still down (or the eager task failed): try again later
+                continue
+            log.warning("the Celery broker answers again; CargoBot's tasks were re-sent")
+
+
+resender = Resender()
+
+
+def send_or_keep(game_id: str, ply: int) -> None:
+    from kombu.exceptions import OperationalError
+
+    try:
+        enqueue_bot_turn(game_id, ply)
+    except (OperationalError, OSError) as error:  # the broker is down
+        resender.keep(game_id, ply, error)
+    except Exception:  # the eager task itself failed: the committed turn stands
+        log.exception("CargoBot's task for game %s at ply %s failed", game_id, ply)
 
 
 def enqueue_bot_turn(game_id: str, ply: int, **options: Any) -> None:

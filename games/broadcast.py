@@ -1,17 +1,30 @@
 """Groups and sending: every frame goes to a channel-layer group, after commit.
 
 The game's group (`game.<id>`) gets turn, resign, rematch, void frames; a member's group
-(`user.<id>`) gets lobby news meant for them; `lobby` gets seeks as they come and go.
+(`user.<id>`) gets lobby news meant for them; `lobby` gets seeks as they come and go;
+`sockets.<user id>` reaches every socket a member has open (both kinds), to make them check
+their session after a sign-out, a password change or a deactivation.
+
+A send that fails (Redis down) never fails the caller: what was committed stays committed,
+the failure is counted (`failures`), logged once per outage rather than once per frame,
+and clients repair by catching up (docs/live-protocol.md). `Delivery.sent` tells the caller
+whether the group got the frame, so a turn's sender can be acknowledged directly when it did
+not.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import threading
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
@@ -24,14 +37,85 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
-def send_to_group(group: str, frame: dict[str, Any]) -> None:
+def socket_group(user_id: int) -> str:
+    """Every open socket of one member (game and lobby sockets alike)."""
+    return f"sockets.{user_id}"
+
+
+@dataclass
+class Delivery:
+    """Whether a frame sent on commit reached the channel layer (None: not yet sent)."""
+
+    sent: bool | None = None
+
+
+class _Health:
+    """Failures counted since the process started, and whether the layer is failing now
+    (so an outage is logged when it starts and when it ends, not at every frame)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.failures = 0
+        self.failing_since: int | None = None  # the failure count when the outage began
+
+    def failed(self, group: str, error: BaseException) -> None:
+        with self.lock:
+            self.failures += 1
+            first = self.failing_since is None
+            if first:
+                self.failing_since = self.failures
+        if first:
+            log.warning("channel layer send to %s failed (%s: %s); frames are dropped until "
+                        "it answers and clients catch up by sync", group,
+                        type(error).__name__, error)
+
+    def succeeded(self) -> None:
+        if self.failing_since is None:
+            return
+        with self.lock:
+            since, self.failing_since = self.failing_since, None
+            lost = self.failures - since + 1 if since is not None else 0
+        if since is not None:
+            log.warning("channel layer answers again; %d frame(s) were not sent", lost)
+
+
+health = _Health()
+
+
+def failures() -> int:
+    """Group sends that failed since this process started."""
+    return health.failures
+
+
+def send_message(group: str, message: dict[str, Any]) -> bool:
+    """Send a channel-layer message to a group now; False (logged once per outage) if the
+    layer refused it."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception as error:  # Redis down, a timeout: the caller's work is committed
+        health.failed(group, error)
+        return False
+    health.succeeded()
+    return True
+
+
+def send_to_group(group: str, frame: dict[str, Any]) -> bool:
     """Send one frame to a group now (callers use `send_on_commit`). The frame is encoded
     once here, not once per receiving socket."""
-    layer = get_channel_layer()
-    if layer is not None:
-        text = json.dumps(frame, separators=(",", ":"))
-        async_to_sync(layer.group_send)(group, {"type": "frame.send", "text": text})
+    text = json.dumps(frame, separators=(",", ":"))
+    state = frame.get("state") or {}
+    ply = state.get("ply", len(state["turns"]) if "turns" in state else None)
+    return send_message(group, {"type": "frame.send", "text": text, "ply": ply})
 
 
-def send_on_commit(group: str, frame: dict[str, Any]) -> None:
-    transaction.on_commit(lambda: send_to_group(group, frame))
+def send_on_commit(group: str, frame: dict[str, Any]) -> Delivery:
+    delivery = Delivery()
+
+    def send() -> None:
+        delivery.sent = send_to_group(group, frame)
+
+    transaction.on_commit(send)
+    return delivery

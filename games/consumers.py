@@ -2,32 +2,54 @@
 
 Thin: validate the frame, call a service behind `database_sync_to_async`, send what it
 returns. Frames the services broadcast arrive as `frame.send` group messages.
+
+What keeps a socket standing (docs/production.md, "Faults"):
+- every frame is charged against the socket's and its client address's budget
+  (games/limits.py), and anonymous spectators are capped per address and per game;
+- a frame that cannot be parsed (not UTF-8 JSON, too deep, too big) is one `bad_frame`;
+- the channel layer failing (Redis down) never breaks the socket: it is accepted and served
+  from the database, joins its groups when the layer answers again and then catches the
+  client up; a turn whose broadcast failed is acknowledged to its sender directly; on a
+  `ping` the socket pushes any turns the client has not had;
+- sending to a client that has gone is ignored, so frames it sent before it went are still
+  handled (a turn sent just before a close is applied or refused, never dropped);
+- a member's socket acts only while its session is still signed in: sign-out, a password
+  change and deactivation close it (`session.check`), and each turn or resign checks again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import threading
-import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import connection, connections
 
-from . import services
-from .actors import Actor
-from .broadcast import LOBBY_GROUP, game_group, user_group
+from . import broadcast, limits, services
+from .actors import Actor, session_signed_in
+from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
 from .protocol import MAX_TOKEN_LENGTH, Code, GameError
 
-MAX_FRAME_BYTES = 4096
-FRAMES_PER_SECOND = 20
-FLOOD_STRIKES = 3  # seconds over the limit before the connection is closed
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = limits.MAX_FRAME_BYTES  # also uvicorn's ws_max_size (cargosite/serve.py)
+FRAMES_PER_SECOND = 20  # a socket's budget, in units a second (most frames cost 1)
+FLOOD_STRIKES = 3  # seconds over the budget before the connection is closed
+CLOSE_SIGNED_OUT = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
+CLOSE_TOO_MANY = 4430  # too many anonymous sockets from this address or on this game
+LAYER_RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
 
 
 _db_executor: ThreadPoolExecutor | None = None
@@ -78,21 +100,143 @@ def _ply(value: Any) -> int | None:
     return None
 
 
-class FrameConsumer(AsyncJsonWebsocketConsumer):
-    """Size limit, JSON-object check and flood throttling shared by both sockets."""
+def _state_ply(state: dict[str, Any]) -> int:
+    """The ply a state describes (every kind's state lists its turns)."""
+    ply = state.get("ply")
+    return ply if isinstance(ply, int) else len(state.get("turns", []))
 
-    window_start = 0.0
-    window_count = 0
-    strikes = 0
+
+class FrameConsumer(AsyncJsonWebsocketConsumer):
+    """What both sockets share: the budgets, frame parsing, a channel layer that may be
+    down, sends to a client that may have gone, and the session check."""
+
+    budget: limits.Budget
+    address = ""
+    layer_ok = False
+    gone = False  # the client went away; later sends are dropped
+    revoked = False  # closed because its session ended: it acts for no one
+    extra_cost = 0  # what the frame being handled costs beyond 1 (a `sync`'s answer)
+    groups_joined: list[str] = []
+
+    # --- the ASGI loop, tolerant of a channel layer that does not answer ------------------
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.scope = scope
+        self.budget = limits.Budget(FRAMES_PER_SECOND)
+        self.address = limits.address_of(scope)
+        self.groups_joined = []
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.base_send = self._client_send(send)
+        sources = [receive]
+        if self.channel_layer is not None:
+            await self._new_channel()
+            sources.append(self._layer_receive)
+        try:
+            await await_many_dispatch(sources, self.dispatch)
+        except StopConsumer:
+            pass
+
+    def _client_send(self, send: Any) -> Callable[[dict[str, Any]], Awaitable[None]]:
+        async def send_to_client(message: dict[str, Any]) -> None:
+            if self.gone:
+                return
+            try:
+                await send(message)
+            except OSError:  # uvicorn's ClientDisconnected: the client went away
+                self.gone = True
+        return send_to_client
+
+    async def _new_channel(self) -> bool:
+        assert self.channel_layer is not None
+        try:
+            self.channel_name = await self.channel_layer.new_channel()
+        except Exception as error:
+            broadcast.health.failed("a new socket's channel", error)
+            self.channel_name = ""
+            self.layer_ok = False
+            return False
+        self.layer_ok = True
+        return True
+
+    async def join(self, group: str) -> None:
+        """Join a group; if the layer is down, remember it and join when it answers."""
+        if group not in self.groups_joined:
+            self.groups_joined.append(group)
+        if not self.layer_ok or self.channel_layer is None:
+            return
+        try:
+            await self.channel_layer.group_add(group, self.channel_name)
+        except Exception as error:
+            broadcast.health.failed(group, error)
+            self.layer_ok = False
+
+    async def leave_groups(self) -> None:
+        if self.channel_layer is None or not self.channel_name:
+            return
+        for group in self.groups_joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception as error:
+                broadcast.health.failed(group, error)
+
+    async def _layer_receive(self) -> dict[str, Any]:
+        """The next channel-layer message; while the layer is down, keep trying to get a
+        channel and join the groups again, then let the client catch up."""
+        assert self.channel_layer is not None
+        attempt = 0
+        while True:
+            if self.layer_ok and self.channel_name:
+                try:
+                    return await self.channel_layer.receive(self.channel_name)
+                except Exception as error:
+                    broadcast.health.failed(self.channel_name, error)
+                    self.layer_ok = False
+            await asyncio.sleep(LAYER_RETRY_SECONDS[min(attempt, len(LAYER_RETRY_SECONDS) - 1)])
+            attempt += 1
+            if not self.channel_name and not await self._new_channel():
+                continue
+            self.layer_ok = True
+            for group in list(self.groups_joined):
+                await self.join(group)
+            if self.layer_ok:
+                broadcast.health.succeeded()
+                await self.rejoined()
+
+    async def rejoined(self) -> None:
+        """The layer answers again after this socket missed frames."""
+
+    # --- frames from the client -----------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
         if not self.allow_frame():
-            if self.strikes > FLOOD_STRIKES:
+            if self.budget.strikes > FLOOD_STRIKES:
                 await self.close(code=CLOSE_FLOODING)
-            elif self.window_count == FRAMES_PER_SECOND + 1:
+            elif self.budget.refused == 1 or self.address_refused_first:
                 await self.send_error(Code.THROTTLED, "too many frames; slow down")
             return
+        self.extra_cost = 0
+        try:
+            await self.handle_text(text_data)
+        finally:
+            cost = 1 + self.extra_cost
+            self.budget.charge(cost)
+            limits.address_budget(self.address).charge(cost)
+
+    address_refused_first = False
+
+    def allow_frame(self) -> bool:
+        """Within this socket's budget and its address's?"""
+        self.address_refused_first = False
+        if not self.budget.allows():
+            return False
+        shared = limits.address_budget(self.address)
+        if not shared.allows():
+            self.address_refused_first = shared.refused == 1
+            return False
+        return True
+
+    async def handle_text(self, text_data: str | None) -> None:
         if text_data is None:
             await self.send_error(Code.BAD_FRAME, "frames are JSON text")
             return
@@ -101,27 +245,13 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             content = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to parse
             await self.send_error(Code.BAD_FRAME, "frames are JSON objects")
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             await self.send_error(Code.BAD_FRAME, 'frames are JSON objects with a "type"')
             return
         await self.receive_json(content)
-
-    def allow_frame(self) -> bool:
-        now = time.monotonic()
-        if now - self.window_start >= 1.0:
-            if self.window_count <= FRAMES_PER_SECOND:
-                self.strikes = 0
-            self.window_start = now
-            self.window_count = 0
-        self.window_count += 1
-        if self.window_count > FRAMES_PER_SECOND:
-            if self.window_count == FRAMES_PER_SECOND + 1:
-                self.strikes += 1
-            return False
-        return True
 
     async def send_error(self, code: Code, message: str, ply: int | None = None) -> None:
         await self.send_json(GameError(code, message, ply).frame())
@@ -130,12 +260,38 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         """A frame a service broadcast to one of our groups, already JSON text."""
         await self.send(text_data=message["text"])
 
+    # --- the session ----------------------------------------------------------------------
+
+    async def join_member_group(self) -> None:
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            await self.join(socket_group(user.pk))
+
+    async def signed_in(self) -> bool:
+        """Is the session this socket opened with still the one it acts for? (A guest's
+        session must still exist; a member's must still be signed in to the member with
+        the same password, and the member active.)"""
+        return await db(session_signed_in)(self.scope)
+
+    async def session_check(self, message: dict[str, Any]) -> None:
+        """`session.check`: the member signed out (`ended` names that session), changed
+        their password or was deactivated; close this socket if its session no longer
+        holds. (The page reconnects, with whatever its session now is.)"""
+        session = self.scope.get("session")
+        ended = message.get("ended")
+        if (ended and ended == getattr(session, "session_key", None)) \
+                or not await self.signed_in():
+            self.revoked = True
+            await self.close(code=CLOSE_SIGNED_OUT)
+
 
 class GameConsumer(FrameConsumer):
     game_id = ""
     group = ""
     actor: Actor | None = None
     seat: int | None = None
+    client_ply = 0  # the ply the client has been sent frames up to
+    counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -145,10 +301,27 @@ class GameConsumer(FrameConsumer):
         except GameError:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        if self.seat is None and (self.actor is None or self.actor.kind != "member"):
+            if not self.count_anonymous():
+                await self.close(code=CLOSE_TOO_MANY)
+                return
         self.group = game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(self.group)
+        await self.join_member_group()
         await self.accept()
+        self.client_ply = _state_ply(state)
         await self.send_json({"type": "state", "state": state})
+
+    def count_anonymous(self) -> bool:
+        """Take one of this address's and this game's anonymous spectator places."""
+        if not limits.anonymous_by_address.take(self.address,
+                                                settings.LIVE_ANONYMOUS_PER_ADDRESS):
+            return False
+        if not limits.anonymous_by_game.take(self.game_id, settings.LIVE_ANONYMOUS_PER_GAME):
+            limits.anonymous_by_address.give_back(self.address)
+            return False
+        self.counted = (self.address, self.game_id)
+        return True
 
     def load_state(self) -> dict[str, Any]:
         game = services.get_game(self.game_id)
@@ -156,12 +329,23 @@ class GameConsumer(FrameConsumer):
         return services.state_of(game, viewer=self.seat)
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave_groups()
+        if self.counted is not None:
+            address, game_id = self.counted
+            limits.anonymous_by_address.give_back(address)
+            limits.anonymous_by_game.give_back(game_id)
+            self.counted = None
+
+    async def frame_send(self, message: dict[str, Any]) -> None:
+        await super().frame_send(message)
+        ply = message.get("ply")
+        if isinstance(ply, int) and ply > self.client_ply:
+            self.client_ply = ply
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content["type"]
         if kind == "ping":
+            await self.catch_up_if_behind()
             await self.send_json({"type": "pong"})
         elif kind == "turn":
             ply, token = _ply(content.get("ply")), content.get("token")
@@ -194,48 +378,81 @@ class GameConsumer(FrameConsumer):
             await self.send_json(refused.frame())
             if refused.error == Code.STALE_PLY and refused.state is not None:
                 await self.send_json({"type": "state", "state": refused.state})
+            if self.revoked:
+                await self.close(code=CLOSE_SIGNED_OUT)
+
+    async def check_player(self, what: str) -> None:
+        if self.seat is None:
+            raise GameError(Code.NOT_A_PLAYER, f"spectators cannot {what}")
+        if self.revoked or not await self.signed_in():
+            self.revoked = True  # `call` sends the refusal, then closes
+            raise GameError(Code.NOT_A_PLAYER, "this socket's session has signed out")
 
     async def play(self, ply: int, token: str) -> None:
-        if self.seat is None:
-            raise GameError(Code.NOT_A_PLAYER, "spectators cannot play")
+        await self.check_player("play")
         result = await db(services.apply_turn)(
             self.game_id, actor=self.actor, ply=ply, token=token
         )
-        if result.duplicate:  # a fresh turn's acknowledgement is the group broadcast
+        # A fresh turn's acknowledgement is the group broadcast, unless that failed.
+        if result.duplicate or not result.delivered:
             await self.send_json(result.frame)
+        self.client_ply = max(self.client_ply, _state_ply(result.frame["state"]))
 
     async def resign(self, ply: int | None) -> None:
-        if self.seat is None:
-            raise GameError(Code.NOT_A_PLAYER, "spectators cannot resign")
-        await db(services.resign)(self.game_id, actor=self.actor, ply=ply)
+        await self.check_player("resign")
+        failed_before = broadcast.failures()
+        frame = await db(services.resign)(self.game_id, actor=self.actor, ply=ply)
+        if broadcast.failures() != failed_before:  # the group may not have had it
+            await self.send_json(frame)
 
     async def sync(self, after: int) -> None:
         data = await db(services.catch_up)(self.game_id, after=after, viewer=self.seat)
+        await self.send_catch_up(data)
+
+    async def send_catch_up(self, data: dict[str, Any]) -> None:
+        sent = 0
         for frame in data["turns"]:
-            await self.send_json(frame)
+            text = json.dumps(frame, separators=(",", ":"))
+            sent += len(text)
+            await self.send(text_data=text)
         await self.send_json({"type": "state", "state": data["state"]})
+        self.extra_cost += limits.sync_cost(sent)
+        self.client_ply = max(self.client_ply, _state_ply(data["state"]))
+
+    async def catch_up_if_behind(self) -> None:
+        """Frames the group could not bring (the layer was down): push what the client
+        lacks, as if it had sent `sync`."""
+        ply = await db(services.current_ply)(self.game_id)
+        if ply is not None and ply > self.client_ply:
+            data = await db(services.catch_up)(self.game_id, after=self.client_ply,
+                                                viewer=self.seat)
+            await self.send_catch_up(data)
+
+    async def rejoined(self) -> None:
+        if self.group:
+            await self.catch_up_if_behind()
 
 
 class LobbyConsumer(FrameConsumer):
     """Open seeks, live: `seeks` on connect, then `seek_added` / `seek_removed`, and
     `seek_accepted` (with the game's URL) to the creator of a seek or challenge."""
 
-    groups_joined: list[str] = []
-
     async def connect(self) -> None:
         user = self.scope.get("user")
-        self.groups_joined = [LOBBY_GROUP]
+        await self.join(LOBBY_GROUP)
         if user is not None and user.is_authenticated:
-            self.groups_joined.append(user_group(user.pk))
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+            await self.join(user_group(user.pk))
+        await self.join_member_group()
         await self.accept()
         seeks = await db(services.open_seeks)()
         await self.send_json({"type": "seeks", "seeks": seeks})
 
     async def disconnect(self, code: int) -> None:
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.leave_groups()
+
+    async def rejoined(self) -> None:
+        seeks = await db(services.open_seeks)()
+        await self.send_json({"type": "seeks", "seeks": seeks})
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content["type"] == "ping":

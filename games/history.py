@@ -3,10 +3,14 @@ the replay (the state at every ply) and the record for download.
 
 Each replays from the start through the game kind; the state after each turn is the one its
 broadcast had (a later resignation or rematch offer is in the current state, sent after).
+A turn's frame never changes once its turn is stored, so catch-up keeps the frames of recent
+games in a per-process cache (`recent`) and replays only from the first ply it lacks.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from .models import Game
@@ -14,13 +18,52 @@ from .protocol import player_info, public_state, state_of, turn_frame
 from .store import get_game, live, replayed
 
 
+class RecentFrames:
+    """Turn frames of the most recently caught-up games, by game and ply (per process,
+    bounded by games; a game's frames are only ever added to)."""
+
+    def __init__(self, games: int = 512) -> None:
+        self.games = games
+        self.frames: OrderedDict[str, dict[int, dict[str, Any]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, game_id: str, plies: range) -> list[dict[str, Any]] | None:
+        with self.lock:
+            known = self.frames.get(game_id)
+            if known is None:
+                return None
+            self.frames.move_to_end(game_id)
+            if any(ply not in known for ply in plies):
+                return None
+            return [known[ply] for ply in plies]
+
+    def put(self, game_id: str, frames: list[dict[str, Any]]) -> None:
+        with self.lock:
+            known = self.frames.setdefault(game_id, {})
+            self.frames.move_to_end(game_id)
+            for frame in frames:
+                known[frame["ply"]] = frame
+            while len(self.frames) > self.games:
+                self.frames.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.frames.clear()
+
+
+recent = RecentFrames()
+
+
 def turn_frames(game: Game, after: int, before: int | None = None) -> list[dict[str, Any]]:
     """Every turn frame for plies >= after (and < before), each with the state after it."""
     after = max(0, after)
-    turns = game.turns.filter(ply__gte=after).order_by("ply")
-    if before is not None:
-        turns = turns.filter(ply__lt=before)
-    rows = list(turns)
+    end = game.ply if before is None else min(before, game.ply)
+    if after >= end:
+        return []
+    cached = recent.get(game.id, range(after, end))
+    if cached is not None:
+        return cached
+    rows = list(game.turns.filter(ply__gte=after, ply__lt=end).order_by("ply"))
     if not rows:
         return []
     lg = replayed(game, upto=after)
@@ -28,6 +71,7 @@ def turn_frames(game: Game, after: int, before: int | None = None) -> list[dict[
     for turn in rows:
         lg.apply(turn.seat, turn.token)
         frames.append(turn_frame(game, turn, public_state(game, lg, final=False), lg))
+    recent.put(game.id, frames)
     return frames
 
 
@@ -35,6 +79,11 @@ def catch_up(game_id: str, *, after: int, viewer: int | None = None) -> dict[str
     """For `sync` and `GET /g/<id>/events`: turn frames for plies >= after, then the state."""
     game = get_game(game_id)
     return {"turns": turn_frames(game, after), "state": state_of(game, viewer=viewer)}
+
+
+def current_ply(game_id: str) -> int | None:
+    """The game's ply, in one query (None: no such game); a socket's check on `ping`."""
+    return Game.objects.filter(id=game_id).values_list("ply", flat=True).first()
 
 
 def replay_data(game_id: str) -> dict[str, Any]:

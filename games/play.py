@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 
 from . import bots, finish
 from .actors import Actor, seat_of
-from .broadcast import game_group, send_on_commit
+from .broadcast import Delivery, game_group, send_on_commit
 from .history import turn_frames
 from .kinds import KindError, get_kind
 from .models import Game, Seat, Turn
@@ -72,6 +72,12 @@ def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[
 class TurnResult:
     frame: dict[str, Any]
     duplicate: bool = False  # a resent turn: answer the sender only
+    delivery: Delivery | None = None  # the group broadcast of a fresh turn
+
+    @property
+    def delivered(self) -> bool:
+        """Did the game's group get the frame? (If not, the sender is answered directly.)"""
+        return self.delivery is not None and self.delivery.sent is True
 
 
 def _seat_or_refuse(game: Game, actor: Actor | None, what: str) -> int:
@@ -117,9 +123,9 @@ def apply_turn(game_id: str, *, actor: Actor | None, ply: int, token: str) -> Tu
         else:
             game.save(update_fields=fields)
         frame = turn_frame(game, turn, public_state(game, lg), lg)
-        send_on_commit(game_group(game.id), frame)
+        delivery = send_on_commit(game_group(game.id), frame)
         bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
-    return TurnResult(frame)
+    return TurnResult(frame, delivery=delivery)
 
 
 def resign(game_id: str, *, actor: Actor | None, ply: int | None = None) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from .bots import (
     sweep_bot_games,
 )
 from .finish import void_game
-from .history import catch_up, record_text, replay_data, turn_frames
+from .history import catch_up, current_ply, record_text, replay_data, turn_frames
 from .lobby import accept_challenge, cancel_challenge, create_challenge, open_seeks
 from .play import TurnResult, apply_turn, create_game, offer_rematch, resign, resign_seat
 from .protocol import (
@@ -50,6 +50,7 @@ __all__ = [
     "apply_turn",
     "cancel_challenge",
     "catch_up",
+    "current_ply",
     "create_bot_game",
     "create_challenge",
     "create_game",

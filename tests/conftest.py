@@ -42,3 +42,14 @@ def pytest_report_header(config):
         f"cargo: celery eager={settings.CELERY_TASK_ALWAYS_EAGER}, "
         f"browser required={os.environ.get('REQUIRE_BROWSER', '0')}",
     ]
+
+
+@pytest.fixture(autouse=True)
+def fresh_live_limits():
+    """Each test starts with empty per-process budgets, socket counts and frame cache
+    (games/limits.py, games/history.py), as a fresh server process would."""
+    from games import history, limits
+
+    limits.reset()
+    history.recent.clear()
+    yield

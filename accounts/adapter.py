@@ -1,0 +1,32 @@
+"""allauth's adapter for this site: usernames are normalised (NFKC), unique without regard
+to case, and refused when they look like an existing member's (accounts/usernames.py).
+Set by ACCOUNT_ADAPTER."""
+
+from __future__ import annotations
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models.functions import Length
+
+from .usernames import look_alike_taken, normalise
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        username = normalise(username)
+        username = super().clean_username(username, shallow=shallow)
+        if shallow:
+            return username
+        User = get_user_model()
+        if User.objects.filter(username__iexact=username).exists():
+            raise self.validation_error("username_taken")
+        # A look-alike keeps the length of the name it imitates (one character for one),
+        # so only names of that length need comparing.
+        same_length = User.objects.annotate(n=Length("username")).filter(n=len(username))
+        taken = look_alike_taken(username, list(same_length.values_list("username",
+                                                                         flat=True)))
+        if taken is not None:
+            raise forms.ValidationError(
+                "That username looks too much like an existing member's; choose another.")
+        return username

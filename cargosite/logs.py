@@ -1,0 +1,65 @@
+"""Log filters for faults a client or Redis can cause many times a second, so that each is
+one line, not a traceback per frame or per second (docs/production.md, "Faults").
+
+- uvicorn logs a traceback for every text frame that is not UTF-8 (the connection is
+  closed with 1007 anyway): kept as one warning line without the traceback.
+- channels_redis's pub/sub reader logs a traceback every second while Redis is down: the
+  first of an outage is kept as one line, the rest are dropped until a minute has passed.
+
+`install()` is called by cargosite/asgi.py, in the ASGI server's process.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+INVALID_UTF8 = "Invalid UTF-8 sequence received from client."
+PUBSUB_RECEIVE = "Unexpected exception in receive task"
+
+
+class OneLine(logging.Filter):
+    """Records whose message starts with `prefix` lose their traceback and become warnings;
+    with `every` seconds set, only one such record passes in that time."""
+
+    def __init__(self, prefix: str, every: float = 0.0) -> None:
+        super().__init__()
+        self.prefix = prefix
+        self.every = every
+        self.last = float("-inf")
+        self.dropped = 0
+        self.lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith(self.prefix):
+            return True
+        with self.lock:
+            now = time.monotonic()
+            if self.every and now - self.last < self.every:
+                self.dropped += 1
+                return False
+            self.last = now
+            dropped, self.dropped = self.dropped, 0
+        error = record.exc_info[1] if record.exc_info else None
+        detail = f": {type(error).__name__}: {error}" if error is not None else ""
+        if dropped:
+            detail += f" ({dropped} more since the last)"
+        record.msg = f"{self.prefix}{detail}"
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+_installed = False
+
+
+def install() -> None:
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    logging.getLogger("uvicorn.error").addFilter(OneLine(INVALID_UTF8))
+    logging.getLogger("channels_redis.pubsub").addFilter(OneLine(PUBSUB_RECEIVE, every=60.0))

@@ -1,0 +1,51 @@
+"""The production ASGI server: uvicorn with the options the live protocol needs.
+
+    python -m cargosite.serve --port 8001          # or --uds /run/cargo/asgi-1.sock
+
+- `ws_max_size` is the protocol's frame limit (games.limits.MAX_FRAME_BYTES): a bigger
+  WebSocket message is refused by the server (close 1009) before it is read, instead of
+  being buffered up to uvicorn's default 16 MiB;
+- `proxy_headers` with `forwarded_allow_ips`: behind nginx, the client's address and
+  scheme come from X-Forwarded-For / X-Forwarded-Proto (the per-address budgets and the
+  Origin check use them), trusted only from the addresses in FORWARDED_ALLOW_IPS;
+- WebSocket keep-alive pings find dead connections; a graceful shutdown gives open
+  sockets a few seconds to finish the frame they are handling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+
+def uvicorn_options() -> dict[str, Any]:
+    from games.limits import MAX_FRAME_BYTES
+
+    return {
+        "ws_max_size": MAX_FRAME_BYTES,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "proxy_headers": True,
+        "forwarded_allow_ips": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        "timeout_graceful_shutdown": 5,
+        "log_level": os.environ.get("UVICORN_LOG_LEVEL", "info"),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--uds", help="serve on this Unix socket instead of host:port")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cargosite.settings")
+    where: dict[str, Any] = {"uds": args.uds} if args.uds else {"host": args.host,
+                                                                 "port": args.port}
+    uvicorn.run("cargosite.asgi:application", lifespan="off", **where, **uvicorn_options())
+
+
+if __name__ == "__main__":
+    main()
