@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("rankings.urls")),
     path("how-to-play", howto.how_to_play, name="howto"),
     path("admin/", admin.site.urls),
 ]
