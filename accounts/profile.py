@@ -37,7 +37,8 @@ def find_member(username: str) -> tuple[Any, bool] | None:
     """The active member with this username in any letter case, and whether the spelling
     asked for differs from theirs (the page then redirects to it)."""
     User = get_user_model()
-    users = User.objects.filter(username__iexact=username, is_active=True)
+    users = User.objects.filter(username__iexact=username, is_active=True).select_related(
+        "player")
     exact = next((u for u in users if u.get_username() == username), None)
     if exact is not None:
         return exact, False
