@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from tests.profile.conftest import Plays
 
+
 @pytest.fixture
 def profile_data(live_url, django_capture_on_commit_callbacks):
     User = get_user_model()

@@ -13,7 +13,7 @@ from games.models import Game
 from tests.profile.conftest import at
 
 pytestmark = pytest.mark.django_db
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 def test_win_streaks_current_and_best(users, play):
