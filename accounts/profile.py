@@ -1,68 +1,228 @@
-"""The profile page's queries: a member's ratings, record and recent games, read from the
-games' seats and the rating history (never from live-play code)."""
+"""The profile page's queries: a member's ratings with their history, record by mode,
+shapes and cards, streaks, achievements, head-to-head and games. Read from the per-game
+`GameStats` rows, the rating history in `rankings`, and the games' seats for the lists;
+never from live-play code, never by replaying games. Every query is bounded: a profile with
+thousands of games costs the same number of queries as one with ten.
+
+Only online games and casual games against CargoBot count; the Daily Challenge and puzzles
+count in none of this (and their games are not listed here).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Prefetch, Q
+from django.core.paginator import Page, Paginator
+from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, Sum
 
 from games.models import Game, Seat
 from rankings.elo import START_RATING
+from rankings.models import BotRatingChange, RatingChange
 
-RECENT = 20
+from .achievements import ACHIEVEMENTS
+from .charts import line_chart
+from .models import EarnedAchievement, GameStats
+from .stats import CARD_FIELDS, CARDS, COUNTED_MODES, SHAPE_FIELDS, SHAPES, card_names
+from .streaks import streaks_of
+
+RECENT = 10
+PAGE_SIZE = 50
+HEAD_TO_HEAD = 10
+BOT_LEVELS = ("easy", "medium", "hard")
+WIN, LOSS, DRAW = Seat.Outcome.WIN, Seat.Outcome.LOSS, Seat.Outcome.DRAW
 
 
-def profile(username: str) -> dict[str, Any] | None:
-    """The page's context, or None when there is no such member."""
+def find_member(username: str) -> tuple[Any, bool] | None:
+    """The active member with this username in any letter case, and whether the spelling
+    asked for differs from theirs (the page then redirects to it)."""
     User = get_user_model()
-    try:
-        user = User.objects.select_related("player").get(username=username)
-    except User.DoesNotExist:
-        return None
+    users = User.objects.filter(username__iexact=username, is_active=True).select_related(
+        "player")
+    exact = next((u for u in users if u.get_username() == username), None)
+    if exact is not None:
+        return exact, False
+    other = min(users, key=lambda u: u.pk, default=None)
+    return (other, True) if other is not None else None
+
+
+def profile(user: Any, viewer: Any = None, vs: Any = None) -> dict[str, Any]:
+    """The page's context for an active member; `viewer` the signed-in member (or None),
+    `vs` another member to show the head-to-head against (default: the viewer)."""
     player = getattr(user, "player", None)
-    finished = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
-    counts = finished.aggregate(
-        played=Count("game", distinct=True),
-        won=Count("game", filter=Q(outcome=Seat.Outcome.WIN), distinct=True),
-        lost=Count("game", filter=Q(outcome=Seat.Outcome.LOSS), distinct=True),
-    )
-    mine = (Game.objects.filter(seats__user=user).distinct()
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-            .order_by("-created_at"))
-    recent = [_row(game, user) for game in mine[:RECENT]]
-    bot_games = [
-        {**_row(game, user), "change": getattr(game, "bot_rating_change", None)}
-        for game in mine.filter(mode=Game.Mode.BOT).select_related("bot_rating_change")[:RECENT]
-    ]
+    stats = GameStats.objects.filter(user=user)
+    elo = _history(RatingChange.objects.filter(user=user), "Elo rating")
+    bot = _history(BotRatingChange.objects.filter(user=user), "vs CargoBot rating")
+    other = vs if vs is not None else viewer
+    if other is not None and other.pk == user.pk:
+        other = None
     return {
         "profile_user": user,
-        "rating": player.rating if player else START_RATING,
-        **counts,
-        "recent": recent,
-        "bot_rating": player.bot_rating if player else START_RATING,
-        "bot_rated_games": player.bot_games if player else 0,
-        "bot_games": bot_games,
+        "ratings": [
+            {"key": "elo", "label": "Elo rating", "note": "online games against people",
+             "rating": player.rating if player else START_RATING,
+             "games": player.rated_games if player else 0, **elo},
+            {"key": "bot", "label": "vs CargoBot rating", "note": "casual games against CargoBot",
+             "rating": player.bot_rating if player else START_RATING,
+             "games": player.bot_games if player else 0, **bot},
+        ],
+        "modes": _by_mode(stats),
+        "totals": _totals(stats),
+        "streaks": streaks_of(user),
+        "cabinet": _cabinet(user),
+        "opponents": _opponents(stats),
+        "versus": _versus(user, other) if other is not None else None,
+        "recent": [row_of(game, user) for game in _games(user)[:RECENT]],
     }
 
 
-def _row(game: Game, user: Any) -> dict[str, Any]:
-    """One game in a profile's lists: the member's side, the opponents, the outcome."""
+def _history(changes: Any, label: str) -> dict[str, Any]:
+    ratings = list(changes.order_by("created_at", "id").values_list("before", "after"))
+    series = [ratings[0][0], *(after for _, after in ratings)] if ratings else []
+    return {"chart": line_chart(series, label), "peak": max(series) if series else None}
+
+
+def _by_mode(stats: Any) -> list[dict[str, Any]]:
+    """Won, lost and drawn: online against people, then against each CargoBot level."""
+    counted = {(r["mode"], r["opponent_bot"]): r for r in stats.values("mode", "opponent_bot")
+               .annotate(won=Count("id", filter=Q(outcome=WIN)),
+                         lost=Count("id", filter=Q(outcome=LOSS)),
+                         drawn=Count("id", filter=Q(outcome=DRAW)))}
+    rows = [("Online against people", (Game.Mode.ONLINE, ""))]
+    rows += [(f"Casual vs CargoBot {level.title()}", (Game.Mode.BOT, level))
+             for level in BOT_LEVELS]
+    out = []
+    for label, key in rows:
+        row: dict[str, Any] = counted.get(key, {"won": 0, "lost": 0, "drawn": 0})
+        won, lost, drawn = int(row["won"]), int(row["lost"]), int(row["drawn"])
+        played = won + lost + drawn
+        out.append({"label": label, "played": played, "won": won, "lost": lost,
+                    "drawn": drawn, "win_rate": round(100 * won / played) if played else None})
+    return out
+
+
+def _totals(stats: Any) -> dict[str, Any]:
+    """Shapes unloaded, chits, perfect manifests, average final score, favourite card."""
+    sums = stats.aggregate(
+        games=Count("id"), perfect=Count("id", filter=Q(perfect=True)), average=Avg("score"),
+        gold=Sum("gold_chits"), steel=Sum("steel_chits"), unloads=Sum("unloads"),
+        **{f: Sum(f) for f in SHAPE_FIELDS + CARD_FIELDS})
+    unloaded = [(s, int(sums[f] or 0)) for s, f in zip(SHAPES, SHAPE_FIELDS, strict=True)]
+    most = max(n for _, n in unloaded)
+    shapes = [{"shape": s, "count": n, "share": round(100 * n / most) if most else 0}
+              for s, n in unloaded]
+    cards = [(sums[f] or 0, -i, c) for i, (c, f) in enumerate(zip(CARDS, CARD_FIELDS,
+                                                                    strict=True))]
+    played, _, favourite = max(cards)
+    return {
+        "games": sums["games"], "perfect": sums["perfect"], "gold": sums["gold"] or 0,
+        "steel": sums["steel"] or 0, "unloads": sums["unloads"] or 0, "shapes": shapes,
+        "average": round(sums["average"], 1) if sums["average"] is not None else None,
+        "favourite_card": card_names()[favourite] if played else None,
+        "favourite_plays": played,
+    }
+
+
+def _cabinet(user: Any) -> list[dict[str, Any]]:
+    """Every achievement in list order, with when and by which game it was earned."""
+    earned = {e.key: e for e in EarnedAchievement.objects.filter(user=user)}
+    return [{"achievement": a, "earned": earned.get(a.key)} for a in ACHIEVEMENTS]
+
+
+def _opponents(stats: Any) -> list[dict[str, Any]]:
+    """The members played most, with the record against each."""
+    rows = (stats.filter(opponent__isnull=False, opponent__is_active=True)
+            .values("opponent__username")
+            .annotate(played=Count("id"), won=Count("id", filter=Q(outcome=WIN)),
+                      lost=Count("id", filter=Q(outcome=LOSS)),
+                      drawn=Count("id", filter=Q(outcome=DRAW)))
+            .order_by("-played", "opponent__username")[:HEAD_TO_HEAD])
+    return [{"username": r["opponent__username"], **{k: r[k] for k in
+             ("played", "won", "lost", "drawn")}} for r in rows]
+
+
+def _versus(user: Any, other: Any) -> dict[str, Any]:
+    """`user`'s record against `other`, from `other`'s side too (the page says "you")."""
+    row = GameStats.objects.filter(user=user, opponent=other).aggregate(
+        played=Count("id"), won=Count("id", filter=Q(outcome=WIN)),
+        lost=Count("id", filter=Q(outcome=LOSS)), drawn=Count("id", filter=Q(outcome=DRAW)))
+    return {"other": other, **row}
+
+
+def _games(user: Any) -> Any:
+    """The member's online and casual games (active or finished), newest first, each with
+    its seats and their members."""
+    mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    return (Game.objects.filter(Exists(mine), mode__in=COUNTED_MODES,
+                                status__in=[Game.Status.ACTIVE, Game.Status.FINISHED])
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+            .order_by("-created_at", "-id"))
+
+
+def games_page(user: Any, number: Any) -> tuple[Page, list[dict[str, Any]]]:
+    """One page of the member's full game list (a bad page number gives the nearest)."""
+    page = Paginator(_games(user), PAGE_SIZE).get_page(number)
+    return page, [row_of(game, user) for game in page.object_list]
+
+
+# --- one game in words --------------------------------------------------------------------
+
+
+def _n(value: int) -> str:
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def _pair(mine: int, theirs: int) -> str:
+    """"21–14"; "−4 to −14" when a score is negative (a dash between minus signs misleads)."""
+    if mine < 0 or theirs < 0:
+        return f"{_n(mine)} to {_n(theirs)}"
+    return f"{mine}–{theirs}"
+
+
+def result_words(outcome: str, score: int | None, other: int | None, *, resigned: bool,
+                 other_resigned: bool, termination: str) -> str:
+    """A result as people say it: "won 21–14", "lost by 3", "resigned", "drew 12–12"."""
+    if termination == Game.Termination.TIMED_OUT:
+        return "lost on time" if resigned else "won on time"
+    if resigned:
+        return "resigned"
+    if other_resigned:
+        return "won by resignation"
+    if score is None or other is None:
+        words: dict[str, str] = {WIN: "won", LOSS: "lost", DRAW: "drew"}
+        return words.get(outcome, outcome)
+    if outcome == WIN:
+        return f"won {_pair(score, other)}"
+    if outcome == DRAW:
+        return f"drew {_pair(score, other)}"
+    if other > score:
+        return f"lost by {other - score}"
+    return f"lost on the tiebreak, {_pair(score, other)}"
+
+
+def row_of(game: Game, user: Any) -> dict[str, Any]:
+    """One game in a profile's lists: the member's side, the opponent, the result in words,
+    the bay's size."""
     seats = sorted(game.seats.all(), key=lambda s: s.index)
     game.set_seats(seats)
     kind = game.kind
     mine = next(s for s in seats if s.user_id == user.pk)
-    opponents = [kind.bot_name(s.bot_level) if s.bot_level else
-                 s.user.get_username() if s.user else "Guest" if s.guest_key else "?"
-                 for s in seats if s.index != mine.index]
+    others = [s for s in seats if s.index != mine.index]
+    opponents = [{"name": kind.bot_name(s.bot_level) if s.bot_level else
+                  s.user.get_username() if s.user else "Guest",
+                  "member": s.user.get_username() if s.user and s.user.is_active else None}
+                 for s in others]
     if game.status == Game.Status.ACTIVE:
-        outcome = "playing"
-    elif game.status == Game.Status.VOIDED:
-        outcome = "voided"
+        result, outcome = "playing", "playing"
     else:
-        outcome = {"win": "won", "loss": "lost", "draw": "draw"}.get(mine.outcome, "?")
-    scores = "–".join(str(s.score) for s in seats) if game.status == Game.Status.FINISHED \
-        else ""
-    return {"game": game, "side": kind.seat_key(mine.index), "opponent": ", ".join(opponents),
-            "outcome": outcome, "scores": scores, "size": kind.describe_options(game.options)}
+        other = others[0] if len(others) == 1 else None
+        result = result_words(mine.outcome, mine.score, other.score if other else None,
+                              resigned=mine.resigned,
+                              other_resigned=bool(other and other.resigned),
+                              termination=game.termination)
+        outcome = mine.outcome
+    return {"game": game, "side": kind.seat_key(mine.index), "side_label":
+            kind.seat_label(mine.index), "opponents": opponents, "result": result,
+            "outcome": outcome, "size": kind.describe_options(game.options),
+            "mode": "vs CargoBot" if game.mode == Game.Mode.BOT else
+            "rated" if game.rated else "casual"}

@@ -6,5 +6,6 @@ app_name = "accounts"
 
 urlpatterns = [
     path("@/<str:username>", views.profile, name="user"),
+    path("@/<str:username>/games", views.games, name="games"),
     path("profile", views.my_profile, name="profile"),
 ]

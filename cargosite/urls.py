@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("puzzles/", include("puzzles.urls")),
+    path("", include("rankings.urls")),
     path("how-to-play", howto.how_to_play, name="howto"),
     path("admin/", admin.site.urls),
 ]

@@ -88,30 +88,39 @@ def game_socket_path(game_id: str) -> str:
 # --- who sits where ------------------------------------------------------------------------
 
 
-def player_info(game: Game, seat: Seat) -> dict[str, Any] | None:
+def player_info(game: Game, seat: Seat, changes: dict[int, int] | None = None
+                ) -> dict[str, Any] | None:
     """A seat's holder as the page shows them: name, rating (the one this game's mode
-    counts: Elo online, the vs CargoBot rating against CargoBot), bot level."""
-    from rankings.ratings import shown_rating
+    counts: Elo online, the vs CargoBot rating against CargoBot), which rating that is
+    (`rating_kind`), bot level, and the rating's change in this game once it is over
+    (`rating_change`, from `changes`: `rankings.ratings.rating_changes`)."""
+    from rankings.ratings import rating_kind, shown_rating
 
+    rated = {"rating": shown_rating(game, seat), "rating_kind": rating_kind(game, seat),
+             "rating_change": (changes or {}).get(seat.index)}
     if seat.bot_level:
-        return {"name": game.kind.bot_name(seat.bot_level), "rating": shown_rating(game, seat),
-                "bot": seat.bot_level}
+        return {"name": game.kind.bot_name(seat.bot_level), **rated, "bot": seat.bot_level}
     if seat.user is not None:
-        return {"name": seat.user.get_username(), "rating": shown_rating(game, seat),
-                "bot": None}
+        return {"name": seat.user.get_username(), **rated, "bot": None}
     if seat.guest_key:
-        return {"name": "Guest", "rating": None, "bot": None}
+        return {"name": "Guest", **rated, "bot": None}
     return None
 
 
-def seats_info(game: Game) -> list[dict[str, Any]]:
+def seats_info(game: Game, final: bool = True) -> list[dict[str, Any]]:
+    """Each seat and its holder; a finished game's final state carries the rating changes
+    (one query), earlier plies' states (replays, catch-up) do not."""
+    from rankings.ratings import rating_changes
+
     kind = game.kind
+    changes = rating_changes(game) if final else {}
     out = []
     for seat in game.seat_list:
-        info = player_info(game, seat)
+        info = player_info(game, seat, changes)
         out.append({"seat": seat.index, "side": kind.seat_key(seat.index),
                     "label": kind.seat_label(seat.index), "holder": info,
-                    **(info or {"name": None, "rating": None, "bot": None})})
+                    **(info or {"name": None, "rating": None, "rating_kind": None,
+                                "rating_change": None, "bot": None})})
     return out
 
 
@@ -141,7 +150,7 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: int | None = Non
         lg = live(game)
     kind = game.kind
     state = lg.view(viewer)
-    seats = seats_info(game)
+    seats = seats_info(game, final)
     resigned = lg.resigned if final else []
     state.update(
         id=game.id,

@@ -42,6 +42,37 @@ def shown_rating(game: Game, seat: Seat) -> int | None:
     return player.rating if player else START_RATING
 
 
+def rating_kind(game: Game, seat: Seat) -> str | None:
+    """Which rating a seat shows in this game: "elo" (a member online), "vs_cargobot" (a
+    member against CargoBot), "bot_level" (CargoBot's level's fixed rating), None (a
+    guest, an empty seat)."""
+    if seat.bot_level:
+        return "bot_level"
+    if seat.user_id is None:
+        return None
+    return "vs_cargobot" if game.mode == Game.Mode.BOT else "elo"
+
+
+def rating_changes(game: Game) -> dict[int, int]:
+    """A finished game's rating changes by seat (+20, -20): Elo in a rated online game,
+    the vs CargoBot rating in a casual game against CargoBot; {} otherwise (one query, none
+    while the game goes on)."""
+    if game.status != Game.Status.FINISHED or game.mode not in (Game.Mode.ONLINE,
+                                                                 Game.Mode.BOT):
+        return {}
+    rows: list[tuple[int, int, int]]
+    if game.mode == Game.Mode.ONLINE:
+        if not game.rated:
+            return {}
+        rows = list(RatingChange.objects.filter(game=game)
+                    .values_list("user_id", "before", "after"))
+    else:
+        rows = list(BotRatingChange.objects.filter(game=game)
+                    .values_list("user_id", "before", "after"))
+    delta = {user_id: after - before for user_id, before, after in rows}
+    return {s.index: delta[s.user_id] for s in game.seat_list if s.user_id in delta}
+
+
 def _locked_players(user_ids: list[int]) -> dict[int, Player]:
     """The members' rating rows, made if missing and locked in id order (no deadlock)."""
     for user_id in user_ids:

@@ -101,12 +101,14 @@ def test_the_profile_lists_bot_games_and_the_rating(users, lost_tasks, client):
 
     response = client.get("/@/alice")
     ctx = response.context
-    assert (ctx["bot_rating"], ctx["bot_rated_games"], ctx["rating"]) == (1204, 1, 1200)
-    rows = [(r["game"].id, r["opponent"], r["outcome"], r["side"]) for r in ctx["bot_games"]]
-    assert rows == [(playing.id, "CargoBot Hard", "playing", "orange"),
-                    (won.id, "CargoBot Easy", "won", "blue")]
-    assert ctx["bot_games"][1]["change"].delta == 4
+    elo, bot = ctx["ratings"]
+    assert (bot["label"], bot["rating"], bot["games"], elo["rating"]) == (
+        "vs CargoBot rating", 1204, 1, 1200)
+    rows = [(r["game"].id, [o["name"] for o in r["opponents"]], r["outcome"], r["side"])
+            for r in ctx["recent"] if r["mode"] == "vs CargoBot"]
+    assert rows == [(playing.id, ["CargoBot Hard"], "playing", "orange"),
+                    (won.id, ["CargoBot Easy"], "win", "blue")]
     assert {r["game"].id for r in ctx["recent"]} == {won.id, playing.id, human.id}
     html = response.content.decode()
-    assert "vs CargoBot" in html and "1200 → 1204 (+4)" in html
+    assert "vs CargoBot rating" in html and "from 1200 to 1204" in html
     assert f'href="/g/{playing.id}"' in html and "CargoBot Hard" in html

@@ -39,9 +39,11 @@ export function renderPlayers(container, state, you) {
     top.append(el("span", `can ${side}`));
     const name = el("span", "player-name", playerName(state, side));
     const extra = [];
-    if (player.rating) extra.push(String(player.rating));
+    if (player.rating) extra.push(ratingWords(player));
     if (you === side) extra.push("you");
     if (extra.length) name.append(" ", el("small", "", `(${extra.join(", ")})`));
+    const change = ratingChange(state, player);
+    if (change) name.append(" ", change);
     top.append(name);
     if (toMove) top.append(el("span", "to-move-badge", "to move"));
     const points = el("span", "player-points", String(state.points?.[side] ?? 0));
@@ -82,8 +84,45 @@ export function renderPlayers(container, state, you) {
   container.append(legend);
 }
 
-/** The turn list in notation: numbered pairs, Blue then Orange. */
-export function renderTurnList(list, turns, { sides, current, onPick } = {}) {
+const RATING_WORDS = { elo: "Elo", vs_cargobot: "vs CargoBot rating", bot_level: "rated" };
+
+/** "Elo 1216", "vs CargoBot rating 1180", "rated 800" (CargoBot's level's fixed rating). */
+export function ratingWords(player) {
+  const label = RATING_WORDS[player.rating_kind];
+  return label ? `${label} ${player.rating}` : String(player.rating);
+}
+
+const signedChange = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
+
+/** Once the game is over: the rating's change in this game (+20 / −20), or null. */
+export function ratingChange(state, player) {
+  if (!state.over || player?.rating_change === null || player?.rating_change === undefined) {
+    return null;
+  }
+  const n = player.rating_change;
+  const chip = el("span", `rating-change ${n > 0 ? "up" : n < 0 ? "down" : "same"}`, signedChange(n));
+  chip.dataset.ratingChange = String(n);
+  const what = player.rating_kind === "vs_cargobot" ? "vs CargoBot rating" : "Elo rating";
+  chip.title = `${what} ${signedChange(n)} in this game`;
+  return chip;
+}
+
+/** The line that ends a finished game's turn list: "1-0 · Orange resigned". */
+export function resultLine(state) {
+  if (state.voided) return `Voided · ${state.voided}`;
+  if (!state.over) return null;
+  const winner = state.result ? state.result.winner : state.audit?.winner ?? null;
+  const score = winner === "blue" ? "1-0" : winner === "orange" ? "0-1" : "½-½";
+  if (state.resigned) return `${score} · ${sideName(state.resigned)} resigned`;
+  const points = state.result || {};
+  const final =
+    points.blue === undefined ? "" : `: Blue ${signed(points.blue)}, Orange ${signed(points.orange)}`;
+  return `${score} · Final Audit${final}`;
+}
+
+/** The turn list in notation: numbered pairs, Blue then Orange; `result` (a line of
+ * words) ends a finished game's list. */
+export function renderTurnList(list, turns, { sides, current, onPick, result } = {}) {
   list.replaceChildren();
   turns.forEach((token, i) => {
     const side = sides?.[i] || (i % 2 === 0 ? "blue" : "orange");
@@ -105,9 +144,14 @@ export function renderTurnList(list, turns, { sides, current, onPick } = {}) {
     }
     list.append(item);
   });
-  if (!turns.length) {
+  if (!turns.length && !result) {
     const empty = el("span", "num", "—");
     list.append(empty, el("span", "", "No turns yet"));
+  }
+  if (result) {
+    const line = el("p", "result-line", result);
+    line.dataset.result = "";
+    list.append(line);
   }
   list.querySelector(".is-last")?.scrollIntoView?.({ block: "nearest" });
 }
@@ -161,6 +205,21 @@ export function renderAudit(container, state) {
     for (const side of SIDES) {
       const td = el("td", "", value(audit[side]));
       td.dataset.side = side;
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  const changes = SIDES.map((side) => state.players?.[side]).filter((p) => ratingChange(state, p));
+  if (changes.length) {
+    const bot = changes.some((p) => p.rating_kind === "vs_cargobot");
+    const tr = el("tr", "rating-row");
+    tr.append(el("th", "", bot ? "vs CargoBot rating" : "Elo rating"));
+    for (const side of SIDES) {
+      const player = state.players?.[side];
+      const chip = ratingChange(state, player);
+      const td = el("td", "", chip ? `${player.rating} ` : "—");
+      td.dataset.side = side;
+      if (chip) td.append(chip);
       tr.append(td);
     }
     body.append(tr);

@@ -5,7 +5,14 @@
 // here: the view draws the state and offers exactly `state.legal` / `state.options`.
 import { Bay, touchedBy } from "./board.js";
 import { TurnControls } from "./controls.js";
-import { describeTurn, outcomeText, renderAudit, renderPlayers, renderTurnList } from "./panels.js";
+import {
+  describeTurn,
+  outcomeText,
+  renderAudit,
+  renderPlayers,
+  renderTurnList,
+  resultLine,
+} from "./panels.js";
 
 /** The shell also exposes its debug handle ({state, socket, view}) under this name. */
 export const debugName = "cargoGame";
@@ -37,7 +44,7 @@ export function createView(root, initial, { sendTurn }) {
       bay.render(state.rows, state.lock);
       markLast();
       renderPlayers($("[data-players]"), state, viewerSide(state));
-      renderTurnList($("[data-turns]"), state.turns || []);
+      renderTurnList($("[data-turns]"), state.turns || [], { result: resultLine(state) });
       renderAudit($("[data-audit]"), state);
       drawControls();
     },

@@ -1,0 +1,56 @@
+"""The rankings page's tabs: a list that apps extend. Each `Tab` names its key (the
+`?tab=` value), its label, its order on the page, the template of its panel and a function
+building that panel's context for a request; only the selected tab's function runs.
+
+The two rating boards are registered here; another app adds its own from its
+`AppConfig.ready()` (the Daily Challenge's monthly boards, for instance):
+
+    from rankings.tabs import Tab, register_tab
+    register_tab(Tab("daily", "Daily Challenge", 30, "puzzles/_daily_board.html", daily))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest
+
+from . import boards
+
+
+@dataclass(frozen=True)
+class Tab:
+    key: str
+    label: str
+    order: int
+    template: str
+    context: Callable[[HttpRequest], dict[str, Any]]
+
+
+_TABS: dict[str, Tab] = {}
+
+
+def register_tab(tab: Tab) -> Tab:
+    """Add a tab (a key registered again replaces the earlier tab)."""
+    _TABS[tab.key] = tab
+    return tab
+
+
+def unregister_tab(key: str) -> None:
+    _TABS.pop(key, None)
+
+
+def all_tabs() -> list[Tab]:
+    return sorted(_TABS.values(), key=lambda t: (t.order, t.key))
+
+
+def _viewer(request: HttpRequest) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+register_tab(Tab("elo", "Elo", 10, "rankings/_board.html",
+                 lambda request: {"board": boards.elo_board(_viewer(request))}))
+register_tab(Tab("bot", "vs CargoBot", 20, "rankings/_board.html",
+                 lambda request: {"board": boards.bot_board(_viewer(request))}))

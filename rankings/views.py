@@ -1,0 +1,27 @@
+"""The rankings page: thin, over `rankings.tabs` (which tabs, each one's panel) and
+`rankings.boards` (the rating boards)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from .tabs import all_tabs
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    tabs = all_tabs()
+    key = request.GET.get("tab") or tabs[0].key
+    selected = next((t for t in tabs if t.key == key), None)
+    if selected is None:
+        raise Http404(f"no rankings tab {key!r}")
+    url = reverse("rankings:index")
+    context = {
+        "tabs": [{"key": t.key, "label": t.label, "url": f"{url}?tab={t.key}",
+                  "selected": t is selected} for t in tabs],
+        "tab": selected,
+        "panel_template": selected.template,
+        **selected.context(request),
+    }
+    return render(request, "rankings/index.html", context)

@@ -1,0 +1,54 @@
+"""A profile with 2,000 games renders in a bounded number of queries: the same number as a
+profile with a handful (the page reads aggregates and a page of rows, never every game)."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import GameStats
+
+pytestmark = pytest.mark.django_db
+
+# A visitor: the member with their Player row, the two rating histories, the record by mode,
+# the totals, the streaks' rows, the cabinet, the opponents, the recent games and their
+# seats (docs/profiles.md). A signed-in member adds the session, their user and the
+# head-to-head against them.
+VISITOR_QUERIES = 10
+SIGNED_IN_QUERIES = 13
+
+
+def queries_for(client, url):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(ctx.captured_queries), response
+
+
+def test_a_profile_with_2000_games_renders_in_a_bounded_number_of_queries(users, play,
+                                                                           client):
+    alice, bob = users["alice"], users["bob"]
+    play.game(alice, bob, seed=3)
+    play.bot(alice)
+    carol = users["carol"]
+    signed_in = Client()
+    signed_in.force_login(carol)
+    play.game(alice, carol, seed=5)
+    few, _ = queries_for(client, "/@/alice")
+    few_signed_in, _ = queries_for(signed_in, "/@/alice")
+    games, _ = queries_for(client, "/@/alice/games")
+
+    for i in range(1998):
+        if i % 2:
+            play.resign(alice, bob)
+        else:
+            play.resign(bob, alice, loser_seat=0)
+    assert GameStats.objects.filter(user=alice).count() == 2001
+
+    many, response = queries_for(client, "/@/alice")
+    assert many == few == VISITOR_QUERIES
+    assert "2001 shifts counted" in response.content.decode()
+    many_signed_in, response = queries_for(signed_in, "/@/alice")
+    assert many_signed_in == few_signed_in == SIGNED_IN_QUERIES
+    assert "against alice" in response.content.decode()
+    assert queries_for(client, "/@/alice/games?page=40")[0] == games
