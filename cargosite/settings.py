@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -118,6 +119,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "puzzles.daily",
     "puzzles",
     "rankings",
 ]
@@ -206,7 +208,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Games whose CargoBot turn was lost (no worker, broker down, a worker died mid-turn)
     # get it sent again; the task plays once per ply however often it is sent.
     "sweep-bot-games": {"task": "games.sweep_bot_games", "schedule": 30.0},
+    # The Daily Challenge's end-of-day resign: every minute, in UTC (the task compares
+    # Pacific dates, so daylight-saving changes need nothing special).
+    "daily-end-of-day": {"task": "daily.resign_expired", "schedule": crontab(minute="*")},
 }
+# The Daily Challenge's seeds are derived from this secret (default: from SECRET_KEY).
+DAILY_SEED_SECRET = os.environ.get("DAILY_SEED_SECRET", "")
 
 # Accounts (django-allauth): sign up with username and email, sign in with either.
 AUTHENTICATION_BACKENDS = [

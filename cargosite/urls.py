@@ -9,6 +9,8 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("puzzles/daily/", include("puzzles.daily.urls")),
+    path("rankings/", include("rankings.urls")),
     path("how-to-play", howto.how_to_play, name="howto"),
     path("admin/", admin.site.urls),
 ]

@@ -18,7 +18,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import connection, connections
 
-from . import services
+from . import access, services
 from .actors import Actor
 from .broadcast import LOBBY_GROUP, game_group, user_group
 from .protocol import MAX_TOKEN_LENGTH, Code, GameError
@@ -26,6 +26,7 @@ from .protocol import MAX_TOKEN_LENGTH, Code, GameError
 MAX_FRAME_BYTES = 4096
 FRAMES_PER_SECOND = 20
 FLOOD_STRIKES = 3  # seconds over the limit before the connection is closed
+CLOSE_HIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
 
@@ -136,14 +137,16 @@ class GameConsumer(FrameConsumer):
     group = ""
     actor: Actor | None = None
     seat: int | None = None
+    mode = ""
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.actor = Actor.of_user(self.scope.get("user"))
         try:
             state = await db(self.load_state)()
-        except GameError:
-            await self.close(code=CLOSE_NOT_FOUND)
+        except GameError as refused:
+            await self.close(code=CLOSE_HIDDEN if refused.error == Code.HIDDEN
+                             else CLOSE_NOT_FOUND)
             return
         self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -152,6 +155,12 @@ class GameConsumer(FrameConsumer):
 
     def load_state(self) -> dict[str, Any]:
         game = services.get_game(self.game_id)
+        if access.run_open_checks(game):  # an app ended the game on opening it
+            game = services.get_game(self.game_id)
+        reason = access.hidden_reason(game, self.actor)
+        if reason:
+            raise GameError(Code.HIDDEN, reason)
+        self.mode = game.mode
         self.seat = services.seat_of(game, self.actor)
         return services.state_of(game, viewer=self.seat)
 
@@ -198,6 +207,8 @@ class GameConsumer(FrameConsumer):
     async def play(self, ply: int, token: str) -> None:
         if self.seat is None:
             raise GameError(Code.NOT_A_PLAYER, "spectators cannot play")
+        if access.has_open_checks(self.mode):
+            await db(access.run_open_checks_for)(self.game_id)
         result = await db(services.apply_turn)(
             self.game_id, actor=self.actor, ply=ply, token=token
         )
@@ -207,6 +218,8 @@ class GameConsumer(FrameConsumer):
     async def resign(self, ply: int | None) -> None:
         if self.seat is None:
             raise GameError(Code.NOT_A_PLAYER, "spectators cannot resign")
+        if access.has_open_checks(self.mode):
+            await db(access.run_open_checks_for)(self.game_id)
         await db(services.resign)(self.game_id, actor=self.actor, ply=ply)
 
     async def sync(self, after: int) -> None:
