@@ -22,13 +22,15 @@ def profile(username: str) -> dict[str, Any] | None:
     except User.DoesNotExist:
         return None
     player = getattr(user, "player", None)
-    finished = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+    # Daily Challenge games count only on its boards: not in the stats nor the lists.
+    finished = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).exclude(
+        game__mode=Game.Mode.DAILY)
     counts = finished.aggregate(
         played=Count("game", distinct=True),
         won=Count("game", filter=Q(outcome=Seat.Outcome.WIN), distinct=True),
         lost=Count("game", filter=Q(outcome=Seat.Outcome.LOSS), distinct=True),
     )
-    mine = (Game.objects.filter(seats__user=user).distinct()
+    mine = (Game.objects.filter(seats__user=user).exclude(mode=Game.Mode.DAILY).distinct()
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
             .order_by("-created_at"))
     recent = [_row(game, user) for game in mine[:RECENT]]
