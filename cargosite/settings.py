@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -118,6 +119,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "puzzles.daily",
     "puzzles",
     "rankings",
 ]
@@ -216,7 +218,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "sweep-bot-games": {"task": "games.sweep_bot_games", "schedule": 30.0},
     # The Weekly Puzzles: a generated week goes live if Monday comes without a published one.
     "puzzles-ensure-week": {"task": "puzzles.ensure_week", "schedule": 300.0},
+    # The Daily Challenge's end-of-day resign: every minute, in UTC (the task compares
+    # Pacific dates, so daylight-saving changes need nothing special).
+    "daily-end-of-day": {"task": "daily.resign_expired", "schedule": crontab(minute="*")},
 }
+# The Daily Challenge's seeds are derived from this secret (default: from SECRET_KEY).
+DAILY_SEED_SECRET = os.environ.get("DAILY_SEED_SECRET", "")
 
 # Accounts (django-allauth): sign up with username and email, sign in with either.
 AUTHENTICATION_BACKENDS = [

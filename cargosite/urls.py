@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("puzzles/daily/", include("puzzles.daily.urls")),
     path("puzzles/", include("puzzles.urls")),
     path("", include("rankings.urls")),
     path("how-to-play", howto.how_to_play, name="howto"),

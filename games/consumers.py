@@ -35,7 +35,7 @@ from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import connection, connections
 
-from . import broadcast, limits, services
+from . import access, broadcast, limits, services
 from .actors import Actor, session_signed_in
 from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
 from .protocol import MAX_TOKEN_LENGTH, Code, GameError
@@ -46,6 +46,7 @@ MAX_FRAME_BYTES = limits.MAX_FRAME_BYTES  # also uvicorn's ws_max_size (cargosit
 FRAMES_PER_SECOND = 20  # a socket's budget, in units a second (most frames cost 1)
 FLOOD_STRIKES = 3  # seconds over the budget before the connection is closed
 CLOSE_SIGNED_OUT = 4401
+CLOSE_HIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
 CLOSE_TOO_MANY = 4430  # too many anonymous sockets from this address or on this game
@@ -292,14 +293,16 @@ class GameConsumer(FrameConsumer):
     seat: int | None = None
     client_ply = 0  # the ply the client has been sent frames up to
     counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
+    mode = ""
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.actor = Actor.of_user(self.scope.get("user"))
         try:
             state = await db(self.load_state)()
-        except GameError:
-            await self.close(code=CLOSE_NOT_FOUND)
+        except GameError as refused:
+            await self.close(code=CLOSE_HIDDEN if refused.error == Code.HIDDEN
+                             else CLOSE_NOT_FOUND)
             return
         if self.seat is None and (self.actor is None or self.actor.kind != "member"):
             if not self.count_anonymous():
@@ -325,6 +328,12 @@ class GameConsumer(FrameConsumer):
 
     def load_state(self) -> dict[str, Any]:
         game = services.get_game(self.game_id)
+        if access.run_open_checks(game):  # an app ended the game on opening it
+            game = services.get_game(self.game_id)
+        reason = access.hidden_reason(game, self.actor)
+        if reason:
+            raise GameError(Code.HIDDEN, reason)
+        self.mode = game.mode
         self.seat = services.seat_of(game, self.actor)
         return services.state_of(game, viewer=self.seat)
 
@@ -390,6 +399,8 @@ class GameConsumer(FrameConsumer):
 
     async def play(self, ply: int, token: str) -> None:
         await self.check_player("play")
+        if access.has_open_checks(self.mode):
+            await db(access.run_open_checks_for)(self.game_id)
         result = await db(services.apply_turn)(
             self.game_id, actor=self.actor, ply=ply, token=token
         )
@@ -400,6 +411,8 @@ class GameConsumer(FrameConsumer):
 
     async def resign(self, ply: int | None) -> None:
         await self.check_player("resign")
+        if access.has_open_checks(self.mode):
+            await db(access.run_open_checks_for)(self.game_id)
         failed_before = broadcast.failures()
         frame = await db(services.resign)(self.game_id, actor=self.actor, ply=ply)
         if broadcast.failures() != failed_before:  # the group may not have had it

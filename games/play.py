@@ -30,10 +30,12 @@ Termination = Game.Termination
 
 def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[str, Any],
                 mode: str = Game.Mode.ONLINE, rated: bool = True,
-                rules: str | None = None) -> Game:
+                rules: str | None = None, bot_seed: int | None = None) -> Game:
     """A new game of `game_type` from its start, with `seats` held by these actors in
     order (None: an empty seat). If a bot is to move first, its task is sent once the
-    game is committed. A short unguessable id is retried on collision."""
+    game is committed. A short unguessable id is retried on collision. The bots' seed is
+    drawn from `secrets` unless `bot_seed` is given (the Daily Challenge's seed of the day,
+    so everyone meets the same CargoBot)."""
     try:
         kind = get_kind(game_type)
         if len(seats) not in kind.seat_counts:
@@ -45,13 +47,16 @@ def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[
     except KindError as e:
         raise GameError(Code.BAD_REQUEST, str(e)) from None
     has_bot = any(actor is not None and actor.kind == "bot" for actor in seats)
+    if bot_seed is not None and not 0 <= bot_seed < 2 ** 63:
+        raise GameError(Code.BAD_REQUEST, "a bot seed is a non-negative 63-bit integer")
     for _ in range(5):
         try:
             with transaction.atomic():
                 game = Game.objects.create(
                     game_type=game_type, mode=mode, rated=rated, rules=rules, options=options,
                     start=start, position=start,
-                    bot_seed=secrets.randbits(48) if has_bot else None,
+                    bot_seed=(secrets.randbits(48) if bot_seed is None else bot_seed)
+                    if has_bot else None,
                     bot_version=kind.bot_version if has_bot else "",
                 )
                 game.set_seats(Seat.objects.bulk_create([

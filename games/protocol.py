@@ -28,6 +28,7 @@ class Code(Enum):
     ILLEGAL = ("illegal", 400)
     THROTTLED = ("throttled", 429)
     NOT_A_PLAYER = ("not_a_player", 403)
+    HIDDEN = ("hidden", 403)  # not viewable by this viewer now (games.access)
     NOT_YOUR_TURN = ("not_your_turn", 409)
     STALE_PLY = ("stale_ply", 409)
     GAME_OVER = ("game_over", 409)

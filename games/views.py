@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rankings.elo import BOT_RATINGS
 
-from . import services
+from . import access, services
 from .actors import Actor, actor_of, ensure_session
 from .kinds import get_kind
 from .lobby import my_challenges
@@ -47,6 +47,19 @@ def _refused(refused: GameError) -> JsonResponse:
     return JsonResponse(refused.body(), status=refused.status)
 
 
+def _hidden(request: HttpRequest, game: Game) -> str | None:
+    """Why this viewer may not see the game now (`games.access`), or None."""
+    return access.hidden_reason(game, actor_of(request))
+
+
+def _hidden_page(request: HttpRequest, game: Game, reason: str) -> HttpResponse:
+    return render(request, "games/hidden.html", {"game": game, "reason": reason}, status=403)
+
+
+def _hidden_json(reason: str) -> JsonResponse:
+    return _refused(GameError(Code.HIDDEN, reason))
+
+
 def _int_param(value: Any, default: int | None = None) -> int | None:
     try:
         return int(value)
@@ -60,6 +73,11 @@ def _int_param(value: Any, default: int | None = None) -> int | None:
 @never_cache
 def game(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
+    if access.run_open_checks(game):  # an app ended the game on opening it
+        game = _game_or_404(game_id)
+    reason = _hidden(request, game)
+    if reason:
+        return _hidden_page(request, game, reason)
     if services.nudge_bot(game):  # a bot's turn that was lost is sent again
         game = _game_or_404(game_id)
     kind = game.kind
@@ -100,6 +118,7 @@ def turn(request: HttpRequest, game_id: str) -> JsonResponse:
     token = request.POST.get("token", "")
     if ply is None or ply < 0 or not token or len(token) > MAX_TOKEN_LENGTH:
         return _refused(GameError(Code.BAD_FRAME, "a turn needs ply (an integer) and token"))
+    access.run_open_checks_for(game_id)
     return _as_player(request, lambda actor: services.apply_turn(
         game_id, actor=actor, ply=ply, token=token).frame)
 
@@ -107,6 +126,7 @@ def turn(request: HttpRequest, game_id: str) -> JsonResponse:
 @require_POST
 def resign(request: HttpRequest, game_id: str) -> JsonResponse:
     ply = _int_param(request.POST.get("ply"))
+    access.run_open_checks_for(game_id)
     return _as_player(request, lambda actor: services.resign(game_id, actor=actor, ply=ply))
 
 
@@ -115,6 +135,9 @@ def resign(request: HttpRequest, game_id: str) -> JsonResponse:
 def events(request: HttpRequest, game_id: str) -> JsonResponse:
     after = _int_param(request.GET.get("after"), 0) or 0
     game = _game_or_404(game_id)
+    reason = _hidden(request, game)
+    if reason:
+        return _hidden_json(reason)
     try:
         data = services.catch_up(game.id, after=after,
                                  viewer=services.seat_of(game, actor_of(request)))
@@ -131,6 +154,9 @@ def rematch(request: HttpRequest, game_id: str) -> JsonResponse:
 @require_GET
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
+    reason = _hidden(request, game)
+    if reason:
+        return _hidden_page(request, game, reason)
     data = services.replay_data(game.id)
     return render(request, "games/replay.html", {
         "game": game,
@@ -145,6 +171,9 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @require_GET
 def replay_json(request: HttpRequest, game_id: str) -> JsonResponse:
+    reason = _hidden(request, _game_or_404(game_id))
+    if reason:
+        return _hidden_json(reason)
     try:
         return JsonResponse(services.replay_data(game_id))
     except NotFound:
@@ -154,6 +183,10 @@ def replay_json(request: HttpRequest, game_id: str) -> JsonResponse:
 @require_GET
 def record(request: HttpRequest, game_id: str) -> HttpResponse:
     site = request.build_absolute_uri("/").rstrip("/")
+    shown = _game_or_404(game_id)
+    reason = _hidden(request, shown)
+    if reason:
+        return _hidden_page(request, shown, reason)
     try:
         game, text = services.record_text(game_id, site=site)
     except NotFound:

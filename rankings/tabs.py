@@ -2,11 +2,11 @@
 `?tab=` value), its label, its order on the page, the template of its panel and a function
 building that panel's context for a request; only the selected tab's function runs.
 
-The two rating boards are registered here; another app adds its own from its
-`AppConfig.ready()` (the Daily Challenge's monthly boards, for instance):
+The two rating boards and the Daily Challenge's monthly boards (rankings.daily_boards) are
+registered here; another app adds its own from its `AppConfig.ready()`:
 
     from rankings.tabs import Tab, register_tab
-    register_tab(Tab("daily", "Daily Challenge", 30, "puzzles/_daily_board.html", daily))
+    register_tab(Tab("weekly", "Weekly", 40, "puzzles/_weekly_board.html", weekly))
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from . import boards
+from . import boards, daily_boards
 
 
 @dataclass(frozen=True)
@@ -54,3 +54,5 @@ register_tab(Tab("elo", "Elo", 10, "rankings/_board.html",
                  lambda request: {"board": boards.elo_board(_viewer(request))}))
 register_tab(Tab("bot", "vs CargoBot", 20, "rankings/_board.html",
                  lambda request: {"board": boards.bot_board(_viewer(request))}))
+register_tab(Tab("daily", "Daily Challenge", 30, "rankings/_daily_boards.html",
+                 daily_boards.board_context))

@@ -11,6 +11,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 LIVE_PLAY = {"games.play", "games.consumers", "games.views", "games.bots", "games.lobby",
              "games.history", "games.services", "games.tasks", "games.finish",
              "games.broadcast", "games.store"}
+# The Daily Challenge makes, resigns and voids its games, through the games app's public
+# functions only, and from this one module only.
+ALLOWED = {("puzzles/daily/live.py", "games.services")}
 
 
 def imports(app: str) -> set[tuple[str, str]]:
@@ -29,7 +32,8 @@ def imports(app: str) -> set[tuple[str, str]]:
 @pytest.mark.parametrize("app", ["rankings", "puzzles", "accounts"])
 def test_it_never_imports_live_play(app):
     bad = sorted((where, what) for where, what in imports(app)
-                 if what in LIVE_PLAY or any(what.startswith(m + ".") for m in LIVE_PLAY))
+                 if (what in LIVE_PLAY or any(what.startswith(m + ".") for m in LIVE_PLAY))
+                 and (where, what) not in ALLOWED)
     assert bad == []
 
 

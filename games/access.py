@@ -1,0 +1,94 @@
+"""Checks other apps register on access to a game, so that games never imports them (like
+the finish seam's handlers in `games.results`). Two kinds, each registered for one game
+mode (`Game.mode`):
+
+- `@on_open(name, mode=...)`: `check(game) -> bool`, run when a game of that mode is opened
+  (the game page, the socket) or a decision arrives for it (a turn or a resign, by socket or
+  HTTP), before it is used. It may end the game through the games app's public functions
+  (the Daily Challenge resigns a game whose day has ended and voids one whose rules or
+  CargoBot changed). It returns True when it changed the game, so the caller loads it again.
+- `@viewer_check(name, mode=...)`: `check(game, actor) -> str | None`, asked before anyone
+  watches, replays or downloads a game of that mode: None lets the viewer see it, a string
+  is the reason they may not (yet). The game page, the socket, the events, the replay and
+  the record ask it (the Daily Challenge's spoiler shield).
+
+This module imports nothing of live play, so apps may register from their
+`AppConfig.ready()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .actors import Actor
+from .models import Game
+
+OpenCheck = Callable[[Game], bool]
+ViewerCheck = Callable[[Game, Actor | None], str | None]
+
+_OPEN: dict[str, tuple[str, OpenCheck]] = {}
+_VIEWER: dict[str, tuple[str, ViewerCheck]] = {}
+
+
+def on_open(name: str, *, mode: str) -> Callable[[OpenCheck], OpenCheck]:
+    """Decorator: run `check(game)` whenever a game of `mode` is opened or a decision
+    arrives for it. Registering a name again replaces the earlier check."""
+
+    def register(check: OpenCheck) -> OpenCheck:
+        _OPEN[name] = (mode, check)
+        return check
+
+    return register
+
+
+def viewer_check(name: str, *, mode: str) -> Callable[[ViewerCheck], ViewerCheck]:
+    """Decorator: ask `check(game, actor)` before a viewer sees a game of `mode`."""
+
+    def register(check: ViewerCheck) -> ViewerCheck:
+        _VIEWER[name] = (mode, check)
+        return check
+
+    return register
+
+
+def unregister(name: str) -> None:
+    _OPEN.pop(name, None)
+    _VIEWER.pop(name, None)
+
+
+def has_open_checks(mode: str) -> bool:
+    return any(m == mode for m, _ in _OPEN.values())
+
+
+def run_open_checks(game: Game) -> bool:
+    """Run the open checks of the game's mode, in name order; True if one changed it."""
+    changed = False
+    for name in sorted(_OPEN):
+        mode, check = _OPEN[name]
+        if mode == game.mode:
+            changed = check(game) or changed
+    return changed
+
+
+def run_open_checks_for(game_id: str) -> bool:
+    """The same, by id, for paths that have not loaded the game (a turn over HTTP): one
+    query for the mode, and the game is loaded only when that mode has checks."""
+    if not _OPEN:
+        return False
+    mode = Game.objects.filter(pk=game_id).values_list("mode", flat=True).first()
+    if mode is None or not has_open_checks(mode):
+        return False
+    from .store import get_game
+
+    return run_open_checks(get_game(game_id))
+
+
+def hidden_reason(game: Game, actor: Actor | None) -> str | None:
+    """Why `actor` may not see `game` now, or None when they may."""
+    for name in sorted(_VIEWER):
+        mode, check = _VIEWER[name]
+        if mode == game.mode:
+            reason = check(game, actor)
+            if reason:
+                return reason
+    return None
