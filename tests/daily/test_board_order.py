@@ -89,17 +89,17 @@ def test_a_deactivated_member_disappears_at_once(client):
     a.save()
     assert names(boards.page(MARCH, "easy")) == ["b"]
     assert boards.rank_of(b.pk, MARCH, "easy") == 1
-    page = client.get("/rankings/?month=2026-03&level=easy").content.decode()
+    page = client.get("/rankings/?tab=daily&month=2026-03&level=easy").content.decode()
     assert "<td>b</td>" in page and "<td>a</td>" not in page
 
 
 def test_the_rankings_page_shows_a_month(client):
     a = member("alice2")
     result(a, 42, 7)
-    page = client.get("/rankings/?month=2026-03&level=easy").content.decode()
+    page = client.get("/rankings/?tab=daily&month=2026-03&level=easy").content.decode()
     assert "Daily Challenge · March 2026" in page and "42 (+7)" in page
-    assert client.get("/rankings/?month=2026-13").status_code == 404
-    assert client.get("/rankings/?level=impossible").status_code == 404
+    assert client.get("/rankings/?tab=daily&month=2026-13").status_code == 404
+    assert client.get("/rankings/?tab=daily&level=impossible").status_code == 404
     client.force_login(a)
-    page = client.get("/rankings/?month=2026-03&level=easy").content.decode()
+    page = client.get("/rankings/?tab=daily&month=2026-03&level=easy").content.decode()
     assert "Your rank on Easy: <strong>1</strong> of 1" in page

@@ -90,7 +90,7 @@ def test_a_member_plays_on_two_devices_and_resigns(two_devices, live_url):
     expect(easy.locator("[data-share]")).to_contain_text(shown)
     easy.get_by_role("button", name="Practice").is_visible()
 
-    desk.goto(live_url + "/rankings/?level=easy")
+    desk.goto(live_url + "/rankings/?tab=daily&level=easy")
     row = desk.locator("table[aria-label='Easy board'] tr.mine")
     expect(row).to_contain_text("alice")
     expect(row.locator(".daily-result-cell")).to_have_text(shown)

@@ -39,7 +39,7 @@ async def test_no_frame_or_page_contains_the_seed(frozen, users, eager, client, 
             "/puzzles/daily/2026-03-08/", "/puzzles/daily/archive/")]
         play_out(game.id, alice)
         out.append(client.get("/puzzles/daily/").content.decode())
-        out.append(client.get("/rankings/?month=2026-03").content.decode())
+        out.append(client.get("/rankings/?tab=daily&month=2026-03").content.decode())
         frozen.set(pacific(2026, 3, 10, 1, 0))
         out.append(client.get(f"/g/{game.id}/replay.json").content.decode())
         return out
