@@ -11,11 +11,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from tests.games.bot_support import eager
 from tests.profile.conftest import Plays
+
+__all__ = ["eager"]
 
 
 @pytest.fixture
-def profile_data(live_url, django_capture_on_commit_callbacks):
+def profile_data(live_url, django_capture_on_commit_callbacks, eager):
     User = get_user_model()
     kofi = User.objects.create_user("Kofi", "kofi@example.com", "a-long-cargo-pass")
     bob = User.objects.create_user("bob", "bob@example.com", "a-long-cargo-pass")

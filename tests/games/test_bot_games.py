@@ -30,7 +30,8 @@ def test_it_plays_a_whole_game_against_each_level(eager, users, level):
     assert game.bot_seed is not None and game.bot_waiting_since is None
     state = services.state_of(services.get_game(game.id), viewer=0)
     assert state["players"]["orange"] == {"name": f"CargoBot {level.title()}",
-                                          "rating": BOT_RATINGS[level], "bot": level}
+                                          "rating": BOT_RATINGS[level], "bot": level,
+                                          "rating_kind": "bot_level", "rating_change": None}
     for _ in range(200):
         if state["over"]:
             break

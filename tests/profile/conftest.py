@@ -14,7 +14,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games import services
+from tests.games.bot_support import eager
 from tests.games.support import Actor, new_bot_game, new_game
+
+__all__ = ["eager"]
 
 User = get_user_model()
 
@@ -79,5 +82,6 @@ class Plays:
 
 
 @pytest.fixture
-def play(django_capture_on_commit_callbacks):
+def play(django_capture_on_commit_callbacks, eager):
+    """CargoBot's tasks run in-process whatever REDIS_URL says (tests.games.bot_support)."""
     return Plays(django_capture_on_commit_callbacks)
