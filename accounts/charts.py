@@ -19,6 +19,8 @@ class Mark:
     x: float  # percent of the width
     y: float  # percent of the height
     rating: int
+    vx: float = 0.0  # the same point in viewBox units
+    vy: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ def line_chart(ratings: list[int], label: str) -> Chart | None:
 
     def mark(i: int) -> Mark:
         return Mark(round(100 * x(i) / WIDTH, 2), round(100 * y(ratings[i]) / HEIGHT, 2),
-                    ratings[i])
+                    ratings[i], x(i), y(ratings[i]))
 
     points = " ".join(f"{x(i)},{y(v)}" for i, v in _sample(ratings))
     grid = [(y(v), round(100 * y(v) / HEIGHT, 2), v) for v in range(bottom, top + 1, step)]

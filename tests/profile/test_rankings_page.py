@@ -86,12 +86,12 @@ def test_ranks_are_shared_by_equal_ratings(users, play, client):
 
 
 def test_the_tabs_are_a_list_other_apps_extend(client):
-    tabs.register_tab(tabs.Tab("test", "Test board", 30, "rankings/_board.html",
+    tabs.register_tab(tabs.Tab("test", "Test board", 40, "rankings/_board.html",
                                lambda request: {"board": None}))
     try:
         context = client.get("/rankings/").context
-        assert [t["key"] for t in context["tabs"]] == ["elo", "bot", "test"]
-        assert [t["selected"] for t in context["tabs"]] == [True, False, False]
+        assert [t["key"] for t in context["tabs"]] == ["elo", "bot", "daily", "test"]
+        assert [t["selected"] for t in context["tabs"]] == [True, False, False, False]
         assert client.get("/rankings/?tab=test").status_code == 200
     finally:
         tabs.unregister_tab("test")
