@@ -22,7 +22,7 @@ CUTS = (100, 200, 300, 400, 500, 700, 1000)
 def play(size: int, levels: tuple[str, str], seed: int, turns: int = 64) -> tuple[str, list[str]]:
     p = start_position(size)
     start = format_position(p)
-    tokens = []
+    tokens: list[str] = []
     while not p.is_over() and len(tokens) < turns:
         t = choose(p, levels[len(tokens) % 2], seed)
         tokens.append(t.token)
