@@ -49,7 +49,8 @@ def test_the_review_page_lists_marks_and_answers_trial_turns(reviewed, page, liv
     assert errors == []
     ply = int(first.get_attribute("data-marked"))
     first.get_by_role("button", name="Show on the board").click()
-    expect(page.locator(".replay-controls [data-ply]")).to_have_text(f"Turn {ply} of {reviewed.ply}")
+    counter = page.locator(".replay-controls [data-ply]")
+    expect(counter).to_have_text(f"Turn {ply} of {reviewed.ply}")
     page.screenshot(path=f"{shots}/review-1366.png", full_page=True)
     page.get_by_role("button", name="Try your own turns from this position").click()
     board = page.locator("[data-analysis]")
