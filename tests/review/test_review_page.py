@@ -36,3 +36,10 @@ def test_the_button_runs_the_review_and_the_page_shows_it(finished):
         assert t["reason"].replace("'", "&#x27;") in html
     if not marked:
         assert "data-no-marks" in html
+
+
+def test_the_game_and_replay_pages_link_to_the_review(finished):
+    client = Client()
+    assert f'href="/g/{finished.id}/review"' in client.get(f"/g/{finished.id}").content.decode()
+    replay = client.get(f"/g/{finished.id}/replay").content.decode()
+    assert f'href="/g/{finished.id}/review"' in replay
