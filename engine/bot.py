@@ -127,6 +127,45 @@ def choose(position: Position, level: str, seed: int) -> BotTurn:
     return BotTurn(turn_token(action, unload, position), action, unload, search.nodes)
 
 
+@dataclass(frozen=True)
+class TurnScore:
+    """A turn's searched value beside the best turn's (for the game review, engine/review.py).
+
+    Values are centipoints from the side to move's point of view, as the search sees them
+    (``WIN`` plus the final margin for a won shift); both come from the same, deepest
+    iteration that finished within the budget.
+    """
+
+    best_action: int
+    best_unload: int
+    best: int
+    played: int
+    depth: int
+    nodes: int
+    #: every finished iteration, shallowest first: (depth, best value, best action,
+    #: best unload, played value); the fields above are the last one's
+    iterations: tuple[tuple[int, int, int, int, int], ...] = ()
+
+
+def score_turn(position: Position, action: int, unload: int, *, depth: int,
+               budget: int) -> TurnScore:
+    """Hard's search of one position with a given depth and node budget: the value of the
+    turn (action, unload), which must be legal, and of the best turn it finds.
+
+    It does not change how CargoBot plays (no seeded choice: the best turn is the first
+    by value, then action integer, then unload mask), so it is the same on every machine.
+    """
+    if position.solo:
+        raise EngineError("a review scores shifts, not puzzle runs")
+    if position.is_over():
+        raise EngineError("the shift is over: there is no turn to score")
+    hard = _LEVELS["hard"]
+    level = _Level(hard.weights, depth=max(1, depth), budget=budget,
+                   root_cards=hard.root_cards, blunder=0, cards_rarely=False)
+    search = _Search(position.copy(), level, random.Random(0))
+    return search.score(action, unload)
+
+
 def _seed_for(p: Position, level: str, seed: int) -> int:
     text = f"{seed}|{level}|{format_position(p)}".encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
@@ -250,6 +289,63 @@ class _Search:
         if lvl.depth <= 1:
             return self._pick(scored)
         return self._deep(scored)
+
+    def score(self, action: int, unload: int) -> TurnScore:
+        """The value of one given turn and of the best turn (see :func:`score_turn`)."""
+        p = self.p
+        me = p.side
+        played = p.copy()
+        played.apply_action(action)
+        if unload:
+            played.apply_unload(unload)
+        _finish(played)
+        scored: list[tuple[int, int, int, Position]] = []
+        for a in p.actions():
+            for b, mask, q in _turns(p, a):
+                self.nodes += 1
+                scored.append((self._static(q, me), b, mask, q))
+        scored.sort(key=lambda t: (-t[0], t[1], t[2]))
+        keep = relevant_cards(p)
+        root = [t for t in scored if t[1] < ROTATE_LEFT or t[1] == PASS or t[1] in keep]
+        others = [t for t in scored if not (t[1] < ROTATE_LEFT or t[1] == PASS or t[1] in keep)]
+        root += others[:self.level.root_cards]
+        root.sort(key=lambda t: (-t[0], t[1], t[2]))
+        if not any(t[1] == action and t[2] == unload for t in root):
+            root.append((self._static(played, me), action, unload, played))
+            root.sort(key=lambda t: (-t[0], t[1], t[2]))
+        best = root[0]
+        result = (best[0], best[1], best[2], self._static(played, me), 1)
+        done = [result]
+        order = root
+        for depth in range(2, self.level.depth + 1):
+            try:
+                results = []
+                alpha = -WIN * 4
+                value = None
+                for t in order:
+                    v = -self._negamax(t[3], depth - 1, -WIN * 4, -alpha)
+                    results.append((v, t[1], t[2], t[3]))
+                    if v > alpha:
+                        alpha = v
+                        if t[1] == action and t[2] == unload:
+                            value = v  # the best so far: searched with an open window
+                    elif t[1] == action and t[2] == unload:
+                        value = None  # only a bound: searched exactly below
+                if value is None:
+                    value = -self._negamax(played, depth - 1, -WIN * 4, WIN * 4)
+            except _OutOfBudget:
+                break
+            results.sort(key=lambda r: (-r[0], r[1], r[2]))
+            order = results
+            result = (results[0][0], results[0][1], results[0][2], value, depth)
+            done.append(result)
+        iterations = []
+        for v_best, a_best, m_best, v_played, d in done:
+            if v_played > v_best:
+                v_best, a_best, m_best = v_played, action, unload
+            iterations.append((d, v_best, a_best, m_best, v_played))
+        d, v_best, a_best, m_best, v_played = iterations[-1]
+        return TurnScore(a_best, m_best, v_best, v_played, d, self.nodes, tuple(iterations))
 
     def _static(self, q: Position, me: int) -> int:
         return evaluate(q, me, self.w)

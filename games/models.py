@@ -254,3 +254,31 @@ class Challenge(models.Model):
     def color(self) -> str:
         """The creator's seat by name, or "random"."""
         return "random" if self.seat is None else self.kind.seat_key(self.seat)
+
+
+class GameReview(models.Model):
+    """A finished game's review by CargoBot (games.review, docs/review.md): one per game,
+    made by one Celery run at a time, cached once done. `data` is the kind's review;
+    `version` the kind's `review_version` it was made with (another version is stale)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True,
+                                related_name="review")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    version = models.CharField(max_length=40, blank=True, default="")
+    done = models.PositiveIntegerField(default=0)  # turns reviewed so far
+    total = models.PositiveIntegerField(default=0)
+    data = models.JSONField(null=True, blank=True)
+    error = models.CharField(max_length=200, blank=True, default="")
+    cpu_seconds = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"review of {self.game_id} ({self.status} {self.done}/{self.total})"

@@ -36,6 +36,7 @@ class Code(Enum):
     GONE = ("gone", 409)
     OWN_CHALLENGE = ("own_challenge", 400)
     NOT_FOUND = ("not_found", 404)
+    SPOILER = ("spoiler", 403)  # a Daily Challenge game before its day ends (games.review)
 
     def __init__(self, code: str, status: int) -> None:
         self.code = code

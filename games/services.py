@@ -7,6 +7,7 @@ Each lives in the module that owns its concern:
 - `games.lobby`: seeks and challenges;
 - `games.bots`: games with CargoBot's seats and their Celery tasks;
 - `games.history`: catch-up, replays, records;
+- `games.review`: the game review, its spoiler shield and the analysis board;
 - `games.protocol`: the state, frames and the error type; `games.store`: loading rows;
 - `games.actors`: who is acting and which seat they hold;
 - `games.kinds`: the registry of game kinds, the only door to an engine.
@@ -35,6 +36,14 @@ from .protocol import (
     public_state,
     state_of,
 )
+from .review import (
+    analyse,
+    check_reviewable,
+    request_review,
+    review_page_data,
+    review_status,
+    spoiler_shielded,
+)
 from .store import get_game, live, replayed
 
 __all__ = [
@@ -47,9 +56,11 @@ __all__ = [
     "TurnResult",
     "accept_challenge",
     "active_bot_games",
+    "analyse",
     "apply_turn",
     "cancel_challenge",
     "catch_up",
+    "check_reviewable",
     "current_ply",
     "create_bot_game",
     "create_challenge",
@@ -65,9 +76,13 @@ __all__ = [
     "record_text",
     "replay_data",
     "replayed",
+    "request_review",
     "resign",
     "resign_seat",
+    "review_page_data",
+    "review_status",
     "seat_of",
+    "spoiler_shielded",
     "stalled_bot_games",
     "state_of",
     "sweep_bot_games",

@@ -6,6 +6,7 @@ locks the game row: two copies of the task play once). It is sent only after the
 turn commits (`games.bots.send_task_on_commit`), acknowledged late (a worker that dies
 mid-turn leaves the message to be delivered again), limited in time, and retried a few
 times on database connection errors. `sweep_bot_games` runs from Celery beat (CELERY_BEAT_SCHEDULE).
+`review_game(game_id)` makes a finished game's review (games.review, docs/review.md).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 
-from . import bots
+from . import bots, review
 
 log = logging.getLogger(__name__)
 
@@ -58,3 +59,29 @@ def bot_turn(game_id: str, ply: int) -> str:
 def sweep_bot_games() -> list[str]:
     """Re-send CargoBot's task for games that have waited on it too long."""
     return bots.sweep_bot_games()
+
+
+REVIEW_SOFT_TIME_LIMIT = 240  # seconds; a 64-turn 8×8 review takes about 25 s of CPU
+REVIEW_TIME_LIMIT = 300
+
+
+@shared_task(
+    name="games.review_game",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=REVIEW_SOFT_TIME_LIMIT,
+    time_limit=REVIEW_TIME_LIMIT,
+    autoretry_for=(OperationalError, InterfaceError),
+    max_retries=BOT_TURN_MAX_RETRIES,
+    retry_backoff=1,
+    ignore_result=True,
+)
+def review_game(game_id: str) -> str:
+    """CargoBot's review of a finished game (games.review.run_review): one run at a time
+    per game, nothing done if the review is already done or another run is busy."""
+    try:
+        return review.run_review(game_id)
+    except SoftTimeLimitExceeded:
+        log.error("the review of game %s ran out of time", game_id)
+        review.mark_failed(game_id, "the review ran out of time")
+        return "failed"

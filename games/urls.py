@@ -37,4 +37,7 @@ urlpatterns = [
     path("g/<gid:game_id>/rematch", views.rematch, name="rematch"),
     path("g/<gid:game_id>/replay", views.replay, name="replay"),
     path("g/<gid:game_id>/replay.json", views.replay_json, name="replay_json"),
+    path("g/<gid:game_id>/review", views.review, name="review"),
+    path("g/<gid:game_id>/review.json", views.review_json, name="review_json"),
+    path("g/<gid:game_id>/analysis.json", views.analysis, name="analysis"),
 ]

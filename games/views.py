@@ -96,6 +96,7 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         "record_url": reverse("games:record", kwargs=kw),
         "rematch_url": reverse("games:rematch", kwargs=kw),
         "replay_url": reverse("games:replay", kwargs=kw),
+        "review_url": reverse("games:review", kwargs=kw) if game.kind.review_version else "",
         "csrf_token": get_token(request),
     })
 
@@ -166,6 +167,8 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         "view_module": game.kind.view_module,
         "record_url": reverse("games:record", kwargs={"game_id": game.id}),
         "game_url": reverse("games:game", kwargs={"game_id": game.id}),
+        "review_url": reverse("games:review", kwargs={"game_id": game.id})
+        if game.is_over and game.kind.review_version else "",
     })
 
 
@@ -319,3 +322,70 @@ def cancel(request: HttpRequest, challenge_id: str) -> HttpResponse:
     except GameError as refused:
         messages.error(request, refused.message)
     return redirect("games:index")
+
+
+# --- the game review and the analysis board (docs/review.md) ---------------------------------
+
+
+MAX_LINE_TEXT = 2000  # the analysis board's trial turns, as text
+
+
+@never_cache
+def review(request: HttpRequest, game_id: str) -> HttpResponse:
+    """GET: the review page (or a refusal: not finished, the spoiler shield). POST: start
+    the review (cached once done), then back to the page."""
+    game = _game_or_404(game_id)
+    if request.method == "POST":
+        try:
+            services.request_review(game.id)
+        except GameError as refused:
+            messages.error(request, refused.message)
+        return redirect("games:review", game_id=game.id)
+    if request.method != "GET":
+        return HttpResponse(status=405, headers={"Allow": "GET, POST"})
+    kw = {"game_id": game.id}
+    context: dict[str, Any] = {"game": game, "game_url": reverse("games:game", kwargs=kw)}
+    try:
+        services.check_reviewable(game)
+    except GameError as refused:
+        context["refused"] = refused.message
+        return render(request, "games/review.html", context, status=refused.status)
+    data = services.review_page_data(game)
+    context.update(data)
+    context.update({
+        "replay": services.replay_data(game.id),
+        "review_url": reverse("games:review", kwargs=kw),
+        "status_url": reverse("games:review_json", kwargs=kw),
+        "analysis_url": reverse("games:analysis", kwargs=kw),
+        "record_url": reverse("games:record", kwargs=kw),
+        "running": data["status"]["status"] in ("queued", "running"),
+    })
+    return render(request, "games/review.html", context)
+
+
+@never_cache
+@require_GET
+def review_json(request: HttpRequest, game_id: str) -> JsonResponse:
+    game = _game_or_404(game_id)
+    try:
+        services.check_reviewable(game)
+    except GameError as refused:
+        return _refused(refused)
+    return JsonResponse(services.review_status(game))
+
+
+@never_cache
+@require_GET
+def analysis(request: HttpRequest, game_id: str) -> JsonResponse:
+    """The analysis board: `?ply=K&line=t1 t2 ...` (trial turns after the game's first K
+    turns); checked by the engine, nothing stored."""
+    ply = _int_param(request.GET.get("ply"))
+    text = request.GET.get("line", "")
+    if ply is None or len(text) > MAX_LINE_TEXT:
+        return _refused(GameError(Code.BAD_REQUEST, "the analysis board needs ply (an integer) "
+                                  "and a line of trial turns separated by spaces"))
+    game = _game_or_404(game_id)
+    try:
+        return JsonResponse(services.analyse(game.id, ply=ply, line=text.split()))
+    except GameError as refused:
+        return _refused(refused)

@@ -14,6 +14,7 @@ A stored game is its start plus its decisions; `resume` rebuilds it from the cac
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,6 +144,21 @@ class GameKind(ABC):
     def describe_options(self, options: dict[str, Any]) -> str:
         """A few words for lists ("6×6")."""
         return ""
+
+    # The game review (docs/review.md): kinds that can review say so with `review_version`
+    # (it changes whenever a review of the same game could come out differently).
+    review_version: str = ""
+
+    def review(self, start: str, tokens: list[str],
+               progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        """A finished game's review, JSON-ready; `progress(done, total)` after each turn."""
+        raise KindError(f"{self.name} has no game review")
+
+    def analyse(self, start: str, tokens: list[str], line: list[str]) -> dict[str, Any]:
+        """The analysis board: after the game's first `tokens`, the viewer's trial turns
+        `line` (each checked by the engine); the state reached, the last trial turn scored
+        and the bot's suggestion. KindError names a refused trial turn."""
+        raise KindError(f"{self.name} has no analysis board")
 
 
 _KINDS: dict[str, GameKind] = {}

@@ -7,6 +7,7 @@ Connect is hidden) plus the card names, so the page keeps no copy of them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine import CURRENT_RULES, RULES_VERSIONS, EngineError
@@ -16,6 +17,7 @@ from engine.describe import CARD_NAMES, describe
 from engine.geometry import SIZES
 from engine.notation import format_position, start_position
 from engine.position import CARD_ORDER, SIDE_NAMES
+from engine.review import REVIEW_VERSION, analyse, review_game
 
 from . import Event, GameKind, KindError, LiveGame, Result, register
 
@@ -139,6 +141,25 @@ class CargoConnect(GameKind):
         if level not in BOT_LEVELS:
             raise KindError(f"unknown CargoBot level {level!r}")
         return choose_turn(game.game.position, level, seed)
+
+    review_version = REVIEW_VERSION
+
+    def review(self, start: str, tokens: list[str],
+               progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        try:
+            return review_game(start, tokens, progress=progress).as_dict()
+        except EngineError as e:
+            raise KindError(str(e)) from None
+
+    def analyse(self, start: str, tokens: list[str], line: list[str]) -> dict[str, Any]:
+        try:
+            found = analyse(start, tokens, line)
+        except EngineError as e:
+            where = f"trial turn {e.at + 1}: " if e.at is not None else ""
+            raise KindError(where + str(e)) from None
+        state = describe(EngineGame(found["position"]))
+        state["card_names"] = [[card, CARD_NAMES[card]] for card in CARD_ORDER]
+        return {"state": state, "last": found["last"], "suggestion": found["suggestion"]}
 
     def describe_options(self, options: dict[str, Any]) -> str:
         size = options.get("size")

@@ -1,13 +1,12 @@
-// The replay viewer page: step through a finished game's states, animating each turn
-// forward. Reuses the view's board and panels and the live shell's DOM helpers; no socket.
+// The replay viewer: step through a finished game's states, animating each turn forward.
+// Reuses the view's board and panels and the live shell's DOM helpers; no socket.
+// `mountReplay(root, data, {onMove})` drives any page with the viewer's hooks (the replay
+// page, #replay, starts itself; the review page mounts it from review.js).
 import { readJson } from "../live/dom.js";
 import { Bay, touchedBy } from "./board.js";
 import { describeTurn, renderAudit, renderPlayers, renderTurnList } from "./panels.js";
 
-function start() {
-  const root = document.getElementById("replay");
-  if (!root) return;
-  const data = readJson("replay-data");
+export function mountReplay(root, data, { onMove } = {}) {
   const states = data.states;
   const turns = data.turns;
   const last = states.length - 1;
@@ -32,6 +31,7 @@ function start() {
     const text = turn ? `${at}. ${describeTurn(turn.side, turn.token, turn.events)}` : "The empty bay.";
     $("[data-message]").textContent = text;
     $("[data-announce]").textContent = text;
+    onMove?.(at);
   }
 
   function go(k) {
@@ -64,7 +64,10 @@ function start() {
     event.preventDefault();
     go(target);
   });
-  window.cargoReplay = { go, get at() { return at; } };
+  const handle = { go, get at() { return at; } };
+  window.cargoReplay = handle;
+  return handle;
 }
 
-start();
+const page = document.getElementById("replay");
+if (page) mountReplay(page, readJson("replay-data"));

@@ -46,6 +46,8 @@ export function createView(root, initial, { sendTurn }) {
       renderPlayers($("[data-players]"), state, viewerSide(state));
       renderTurnList($("[data-turns]"), state.turns || [], { result: resultLine(state) });
       renderAudit($("[data-audit]"), state);
+      const review = $("[data-review-link]");
+      if (review) review.hidden = !state.over;
       drawControls();
     },
 
