@@ -3,8 +3,9 @@ one line, not a traceback per frame or per second (docs/production.md, "Faults")
 
 - uvicorn logs a traceback for every text frame that is not UTF-8 (the connection is
   closed with 1007 anyway): kept as one warning line without the traceback.
-- channels_redis's pub/sub reader logs a traceback every second while Redis is down: the
-  first of an outage is kept as one line, the rest are dropped until a minute has passed.
+- channels_redis's pub/sub reader logs a traceback every second while Redis is down, and
+  one for every socket that closes meanwhile: the first of each is kept as one line, the
+  rest are dropped until a minute has passed.
 
 `install()` is called by cargosite/asgi.py, in the ASGI server's process.
 """
@@ -17,6 +18,7 @@ import time
 
 INVALID_UTF8 = "Invalid UTF-8 sequence received from client."
 PUBSUB_RECEIVE = "Unexpected exception in receive task"
+PUBSUB_CLEANUP = "Unexpected exception while cleaning-up channel"
 
 
 class OneLine(logging.Filter):
@@ -62,4 +64,6 @@ def install() -> None:
         return
     _installed = True
     logging.getLogger("uvicorn.error").addFilter(OneLine(INVALID_UTF8))
-    logging.getLogger("channels_redis.pubsub").addFilter(OneLine(PUBSUB_RECEIVE, every=60.0))
+    pubsub = logging.getLogger("channels_redis.pubsub")
+    pubsub.addFilter(OneLine(PUBSUB_RECEIVE, every=60.0))
+    pubsub.addFilter(OneLine(PUBSUB_CLEANUP, every=60.0))

@@ -216,13 +216,16 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
             elif self.budget.refused == 1 or self.address_refused_first:
                 await self.send_error(Code.THROTTLED, "too many frames; slow down")
             return
+        shared = limits.address_budget(self.address)
+        self.budget.charge(1)  # the frame's own cost, before any await: sockets interleave
+        shared.charge(1)
         self.extra_cost = 0
         try:
             await self.handle_text(text_data)
         finally:
-            cost = 1 + self.extra_cost
-            self.budget.charge(cost)
-            limits.address_budget(self.address).charge(cost)
+            if self.extra_cost:
+                self.budget.charge(self.extra_cost)
+                shared.charge(self.extra_cost)
 
     address_refused_first = False
 

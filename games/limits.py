@@ -26,6 +26,11 @@ SYNC_BYTES_PER_UNIT = 2048
 MAX_TRACKED_ADDRESSES = 10_000
 
 
+def clock() -> float:
+    """Seconds, for the budgets' windows (tests may stop it)."""
+    return time.monotonic()
+
+
 def sync_cost(bytes_sent: int) -> int:
     """What a `sync` answer of `bytes_sent` bytes costs, beyond the frame's own 1."""
     return bytes_sent // SYNC_BYTES_PER_UNIT
@@ -36,13 +41,13 @@ class Budget:
 
     def __init__(self, per_second: int) -> None:
         self.per_second = per_second
-        self.window_start = time.monotonic()
+        self.window_start = clock()
         self.spent = 0  # in this window, including debt carried in
         self.refused = 0  # frames refused in this window
         self.strikes = 0  # consecutive windows with refusals
 
     def _roll(self) -> None:
-        elapsed = time.monotonic() - self.window_start
+        elapsed = clock() - self.window_start
         if elapsed < 1.0:
             return
         windows = int(elapsed)

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from games import history, services
+from games import history, limits, services
 from tests.games.support import drain, member, scripted_tokens
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -21,8 +21,10 @@ def play_plies(game, users, n):
         services.apply_turn(game.id, actor=actors[seat], ply=ply, token=token)
 
 
-async def test_a_spectators_full_syncs_are_throttled_by_their_cost(game, users, connect):
+async def test_a_spectators_full_syncs_are_throttled_by_their_cost(game, users, connect,
+                                                                  monkeypatch):
     await play_plies(game, users, 16)
+    monkeypatch.setattr(limits, "clock", lambda: 1000.0)  # all in one second
     watcher = await connect(game.id, None)  # anonymous
     for _ in range(19):  # under the 20 frames a second that pings may send
         await watcher.send_json_to({"type": "sync", "after": 0})
@@ -43,8 +45,10 @@ async def test_pings_are_not_throttled_like_syncs(game, connect):
     await alice.disconnect()
 
 
-async def test_sockets_from_one_address_share_its_budget(game, connect, settings):
+async def test_sockets_from_one_address_share_its_budget(game, connect, settings,
+                                                        monkeypatch):
     settings.LIVE_ADDRESS_UNITS_PER_SECOND = 30
+    monkeypatch.setattr(limits, "clock", lambda: 1000.0)  # all in one second
     sockets = [await connect(game.id, name) for name in ("alice", "bob", "carol")]
     for _ in range(15):  # 15 a second each: under a socket's 20, 45 together
         for comm in sockets:

@@ -116,3 +116,4 @@ async def test_with_redis_unreachable_sockets_open_and_turns_are_acknowledged(
     assert [r.getMessage() for r in log_records.tracebacks()] == []
     await alice.disconnect()
     await bob.disconnect()
+
