@@ -335,7 +335,7 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
         "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
         "fullscreen", "geolocation", "gyroscope", "magnetometer", "microphone", "midi",
         "payment", "picture-in-picture", "publickey-credentials-get", "screen-wake-lock",
-        "serial", "usb", "web-share", "xr-spatial-tracking",
+        "serial", "usb", "xr-spatial-tracking",
     )
 }
 SECURE_REFERRER_POLICY = "same-origin"
