@@ -103,6 +103,41 @@ def cmd_bench(args: argparse.Namespace) -> Any:
                      args.plans == "usable", args.policy == "fast")
 
 
+def _count(text: str, what: str, low: int = 1) -> int:
+    if not _DECIMAL.fullmatch(text) or int(text) < low:
+        raise ExpressError(f"bad {what} {text!r}: a decimal number, at least {low}")
+    return int(text)
+
+
+def cmd_tournament(args: argparse.Namespace) -> Any:
+    from express.tournament import check_pairing, report, run
+
+    pairings = [check_pairing(x) for x in args.pairings.split(",") if x]
+    if not pairings:
+        raise ExpressError("bad --pairings: at least one A-B pairing")
+    players = parse_players(args.players)
+    games = _count(args.games, "--games")
+    jobs = _count(args.jobs, "--jobs")
+    seed = parse_seed(args.seed)
+    results = run(pairings, players, games, seed, jobs, progress=args.progress)
+    return (f"# python -m express tournament --pairings {','.join(pairings)} --players "
+            f"{players} --games {games} --seed {seed} --jobs {jobs}\n{report(results)}")
+
+
+def cmd_balance(args: argparse.Namespace) -> Any:
+    from express.tournament import PLAYERS, balance_report, run_selfplay
+
+    if args.level not in PLAYERS[1:]:
+        raise ExpressError(f"bad level {args.level!r}: easy, medium or hard")
+    players = parse_players(args.players)
+    games = _count(args.games, "--games")
+    jobs = _count(args.jobs, "--jobs")
+    seed = parse_seed(args.seed)
+    results = run_selfplay(args.level, players, games, seed, jobs, progress=args.progress)
+    return (f"# python -m express balance --level {args.level} --players {players} --games "
+            f"{games} --seed {seed} --jobs {jobs}\n{balance_report(results)}")
+
+
 def _parser() -> _Parser:
     parser = _Parser(prog="python -m express", description="The Cargo Express rules engine.",
                      add_help=False, allow_abbrev=False)
@@ -125,6 +160,16 @@ def _parser() -> _Parser:
     command("bot", cmd_bot, "--level", "--seed", "--seat", file=True)
     command("bench", cmd_bench, defaults={"--seconds": "5", "--seed": "1", "--players": "4",
                                           "--plans": "uniform", "--policy": "legal"})
+    for name, run, defaults in (
+            ("tournament", cmd_tournament,
+             {"--pairings": "easy-random,medium-easy,hard-medium", "--players": "3"}),
+            ("balance", cmd_balance, {"--level": "hard", "--players": "3"})):
+        p = sub.add_parser(name, add_help=False, allow_abbrev=False)
+        for option, value in {**defaults, "--games": "100", "--seed": "1",
+                              "--jobs": "1"}.items():
+            p.add_argument(option, default=value)
+        p.add_argument("--progress", action="store_true")
+        p.set_defaults(run=run)
     return parser
 
 
@@ -142,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps({"error": f"bad input: {e}", "at": None}))
         return 2
     try:
-        print(json.dumps(out))
+        print(out if isinstance(out, str) else json.dumps(out))  # reports are plain text
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (`| head`): not an input error
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit-time flush
