@@ -3,16 +3,15 @@
 Every command prints one line of JSON. Bad input exits with status 2 and prints
 ``{"error": ..., "at": ...}``; nothing is ever printed as a traceback.
 
-``bot`` is dispatched to :mod:`express.bot`, written separately: it must define
-``choose(view: str, level: str, seed: int, seat: int) -> str``, which sees only the
-public view of the seat (``view --seat K``) and returns one decision token.
+``bot`` is dispatched to :func:`express.bot.choose` (view, level, seed, seat), which sees
+only the public view of the seat (``view --seat K``) and returns one decision token.
+``tournament`` and ``balance`` (:mod:`express.tournament`) are not in notation.md: they
+print a plain-text report (Markdown tables) instead of JSON; their errors are JSON too.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import os
 import re
@@ -83,9 +82,8 @@ def cmd_bot(args: argparse.Namespace) -> Any:
     if not 1 <= seat <= game.position.n or seat not in game.to_move():
         raise ExpressError(f"seat {seat} has no decision to make now (to move: "
                            f"{game.to_move()})")
-    if importlib.util.find_spec("express.bot") is None:
-        raise ExpressError("the Cargo Express bots are not built yet (express/bot.py)")
-    bot = importlib.import_module("express.bot")
+    from express import bot  # imported here: the other commands do not need it
+
     return {"decision": bot.choose(game.view(seat), args.level, seed, seat)}
 
 
