@@ -4,8 +4,9 @@ Policy: every decision is drawn uniformly from the full ``legal`` list of the po
 (:func:`express.moves.legal`, the same list the CLI prints); a plan, for which ``legal``
 is empty, is three different cards drawn uniformly from the nine. The decision is then
 checked and applied by :func:`express.moves.play` without events. Generation, checking
-and applying are all inside the timed loop, timed in CPU seconds of the process. A "turn" is one turn of the action phase
-(3n per round); picks, plans and swaps are played but not counted as turns.
+and applying are all inside the timed loop, timed in CPU seconds of the process. A "turn"
+is one turn of the action phase (3n per round); picks, plans and swaps are played but
+not counted as turns.
 """
 
 from __future__ import annotations

@@ -61,6 +61,7 @@ class Level:
     plan_all_cards: bool  # the plan search tries cards the engine cannot use yet
     pick_search: bool  # characters chosen by the plan search under each
     rel: float  # weight of the strongest opponent's value
+    diverse: bool = False  # the look-ahead also weighs the best turn to each end space
 
 
 EASY = Level("easy", mistakes=0.3, full_eval=False, dets=0, top_k=0, plan_beam=0,
@@ -249,25 +250,51 @@ class Bot:
 
     def one_ply(self, p: Position, relative: bool = False) -> list[tuple[str, float]]:
         """Each candidate turn with the value of the position it leads to, best first."""
+        return [(t, v) for t, v, _ in self.one_ply_positions(p, relative)]
+
+    def one_ply_positions(self, p: Position,
+                          relative: bool = False) -> list[tuple[str, float, Position]]:
         scored = []
         for t in self.candidates(p):
             q = p.copy()
             play(q, t)
-            scored.append((t, self.value(q, relative)))
+            scored.append((t, self.value(q, relative), q))
         scored.sort(key=lambda tv: -tv[1])
         return scored
+
+    def shortlist(self, ranked: list[tuple[str, float, Position]]) -> list[str]:
+        """The candidates for the look-ahead: the best few of different outcomes for the
+        seat, and (``diverse``) the best turn ending on each space."""
+        i = self.seat - 1
+        seen: set[tuple[object, ...]] = set()
+        ends: set[int] = set()
+        top: list[str] = []
+        extra: list[str] = []
+        for t, _v, q in ranked:
+            key = (q.loc[i], q.train[i], q.yard[i], tuple(q.open[i]), q.engine[i],
+                   len(q.done[i]), q.driver_used)
+            if key in seen:
+                continue
+            seen.add(key)
+            if len(top) < self.level.top_k:
+                top.append(t)
+                ends.add(q.loc[i])
+            elif self.level.diverse and q.loc[i] not in ends:
+                extra.append(t)
+                ends.add(q.loc[i])
+        return top + extra
 
     def turn(self) -> str:
         lv = self.level
         p = self.sample()
-        ranked = self.one_ply(p, relative=False)
+        ranked = self.one_ply_positions(p, relative=False)
         if len(ranked) == 1:
             return ranked[0][0]
         if lv.mistakes and self.rng.random() < lv.mistakes:
             return ranked[int(self.rng.random() * len(ranked))][0]
         if not lv.dets:
             return ranked[0][0]
-        top = [t for t, _ in ranked[:lv.top_k]]
+        top = self.shortlist(ranked)
         totals = [0.0] * len(top)
         for d in range(lv.dets):
             q = p if d == 0 else self.sample()

@@ -220,6 +220,11 @@ def _distribution(values: list[int]) -> str:
     return ", ".join(f"{k}: {c[k]}" for k in sorted(c))
 
 
+def _margin(scores: tuple[int, ...]) -> int:
+    top = sorted(scores)
+    return top[-1] - top[-2]
+
+
 def balance_report(results: list[GameResult]) -> str:
     """The self-play figures of docs/express-balance.md, for one seat count."""
     n = results[0].players
@@ -249,7 +254,7 @@ def balance_report(results: list[GameResult]) -> str:
                  f"{', '.join(f'{x:.0f}' for x in q)}, max {max(scores)}")
     lines.append(f"winning score: mean {statistics.mean(win_scores):.1f}, median "
                  f"{statistics.median(win_scores)}; margin winner - second: mean "
-                 f"{statistics.mean(sorted(r.scores)[-1] - sorted(r.scores)[-2] for r in results):.1f}")
+                 f"{statistics.mean(_margin(r.scores) for r in results):.1f}")
     actions: Counter[str] = Counter()
     chars: Counter[str] = Counter()
     for r in results:
@@ -257,12 +262,13 @@ def balance_report(results: list[GameResult]) -> str:
         chars.update(r.characters)
     turns = 3 * n * sum(rounds)
     lines.append(f"turns: {turns}; per action (share of turns):")
-    for k, v in sorted(actions.items(), key=lambda kv: -kv[1]):
-        lines.append(f"  {k}: {v} ({v / turns:.1%})")
+    for name, v in sorted(actions.items(), key=lambda kv: -kv[1]):
+        lines.append(f"  {name}: {v} ({v / turns:.1%})")
     picks = sum(chars.values())
     lines.append(f"character picks: {picks}")
-    for k, v in sorted(chars.items(), key=lambda kv: -kv[1]):
-        lines.append(f"  {k}: {v} ({v / picks:.1%} of picks, in {v / sum(rounds):.1%} of rounds)")
+    for name, v in sorted(chars.items(), key=lambda kv: -kv[1]):
+        lines.append(f"  {name}: {v} ({v / picks:.1%} of picks, in {v / sum(rounds):.1%} "
+                     f"of rounds)")
     fulfilled = [r.fulfilled for r in results]
     lines.append(f"contracts fulfilled per game (all seats): mean {statistics.mean(fulfilled):.2f},"
                  f" distribution {_distribution(fulfilled)}")

@@ -12,8 +12,8 @@ import pytest
 
 from express import ExpressError, Game, format_position
 from express.bot import LEVELS, bot_seed, choose
-from express.determinize import determinize
 from express.decisions import parse_plan
+from express.determinize import determinize
 from tests.express.support import REPO, random_game, record
 
 
@@ -39,14 +39,14 @@ def _check_legal(game: Game, seat: int, token: str) -> None:
 
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_every_decision_is_legal_over_many_random_positions(level: str) -> None:
-    for i, game in enumerate(_positions(120, 5 + len(level))):
+    for i, game in enumerate(_positions(80, 5 + len(level))):
         seat = game.to_move()[0]
         token = choose(game.view(seat), level, i, seat)
         _check_legal(game, seat, token)
 
 
 def test_hard_decisions_are_legal_over_random_positions() -> None:
-    for i, game in enumerate(_positions(40, 41)):
+    for i, game in enumerate(_positions(30, 41)):
         seat = game.to_move()[-1]
         token = choose(game.view(seat), "hard", i, seat)
         _check_legal(game, seat, token)
