@@ -18,13 +18,14 @@ The levels (figures in docs/express-balance.md):
   the time); plans of three usable cards at random; random picks and swaps.
 - **Medium**: one-ply over every turn with the full evaluation (set progress, contract
   progress, time left); plans by a greedy search over the usable cards (each card's best
-  turn, simulated on one determinization with the other seats standing still);
-  characters by that plan search under each character; swaps by mobility.
+  turn, simulated on one determinization with the other seats standing still); random
+  characters; swaps by mobility.
 - **Hard**: the Medium evaluation as a prior, then for the best few candidates a
   determinized look-ahead to the end of its own turns of the round: several
   determinizations, the other seats played by the one-ply policy, its own later cards
   played greedily, the outcome scored against the strongest opponent. Plans by a beam
-  search over all nine cards (an upgrade can make a higher card usable later in the round).
+  search over all nine cards (an upgrade can make a higher card usable later in the round);
+  characters by that plan search under each character.
 
 Tokens whose legality depends on hidden parts are never chosen: a reorder (``o``) can
 name cars refilled from the bag, and a fulfil after a sign names the card drawn. A sign
@@ -67,9 +68,9 @@ class Level:
 EASY = Level("easy", mistakes=0.3, full_eval=False, dets=0, top_k=0, plan_beam=0,
              plan_all_cards=False, pick_search=False, rel=0.0)
 MEDIUM = Level("medium", mistakes=0.0, full_eval=True, dets=0, top_k=0, plan_beam=1,
-               plan_all_cards=False, pick_search=True, rel=0.0)
+               plan_all_cards=False, pick_search=False, rel=0.0)
 HARD = Level("hard", mistakes=0.0, full_eval=True, dets=3, top_k=5, plan_beam=3,
-             plan_all_cards=True, pick_search=True, rel=0.3)
+             plan_all_cards=True, pick_search=True, rel=0.3, diverse=True)
 BY_NAME = {lv.name: lv for lv in (EASY, MEDIUM, HARD)}
 
 # --- evaluation ---------------------------------------------------------------------------
