@@ -117,21 +117,30 @@ def cmd_tournament(args: argparse.Namespace) -> Any:
     games = _count(args.games, "--games")
     jobs = _count(args.jobs, "--jobs")
     seed = parse_seed(args.seed)
-    results = run(pairings, players, games, seed, jobs, progress=args.progress)
+    results = run(pairings, players, games, seed, jobs, progress=args.progress,
+                  save=args.save)
     return (f"# python -m express tournament --pairings {','.join(pairings)} --players "
             f"{players} --games {games} --seed {seed} --jobs {jobs}\n{report(results)}")
 
 
 def cmd_balance(args: argparse.Namespace) -> Any:
-    from express.tournament import PLAYERS, balance_report, run_selfplay
+    from express.tournament import PLAYERS, balance_report, load, run_selfplay
 
+    if args.load:
+        results = load(args.load.split(","))
+        counts = sorted({r.players for r in results})
+        if not results:
+            raise ExpressError("no saved results to report on")
+        return "\n\n".join(f"# saved games from {args.load}\n" + balance_report(
+            [r for r in results if r.players == n]) for n in counts)
     if args.level not in PLAYERS[1:]:
         raise ExpressError(f"bad level {args.level!r}: easy, medium or hard")
     players = parse_players(args.players)
     games = _count(args.games, "--games")
     jobs = _count(args.jobs, "--jobs")
     seed = parse_seed(args.seed)
-    results = run_selfplay(args.level, players, games, seed, jobs, progress=args.progress)
+    results = run_selfplay(args.level, players, games, seed, jobs, progress=args.progress,
+                           save=args.save)
     return (f"# python -m express balance --level {args.level} --players {players} --games "
             f"{games} --seed {seed} --jobs {jobs}\n{balance_report(results)}")
 
@@ -167,6 +176,9 @@ def _parser() -> _Parser:
                               "--jobs": "1"}.items():
             p.add_argument(option, default=value)
         p.add_argument("--progress", action="store_true")
+        p.add_argument("--save")  # append each game's result to this file, a JSON line
+        if name == "balance":
+            p.add_argument("--load")  # report on saved results (files joined by commas)
         p.set_defaults(run=run)
     return parser
 

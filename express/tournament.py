@@ -19,6 +19,7 @@ by seat, scores, actions, characters and contracts fulfilled.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import statistics
@@ -59,6 +60,20 @@ class GameResult:
     @property
     def a_won(self) -> bool:
         return self.a_seat in self.winners
+
+    def to_json(self) -> str:
+        """One line of JSON (``--save``), read back by :meth:`from_json`."""
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        return json.dumps(d)
+
+    @classmethod
+    def from_json(cls, line: str) -> GameResult:
+        d = json.loads(line)
+        for k in ("levels", "winners", "scores"):
+            d[k] = tuple(d[k])
+        d["actions"] = Counter(d["actions"])
+        d["characters"] = Counter(d["characters"])
+        return cls(**d)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -153,32 +168,55 @@ def _selfplay_task(task: tuple[str, int, int, int]) -> GameResult:
 
 
 def _run(fn, tasks: list[tuple[str, int, int, int]], jobs: int,  # type: ignore[no-untyped-def]
-         progress: bool) -> list[GameResult]:
+         progress: bool, save: str | None = None) -> list[GameResult]:
+    """Play the tasks; with ``save``, append each result to that file as it comes."""
     results: list[GameResult] = []
-    if jobs <= 1:
-        for t in tasks:
-            results.append(fn(t))
-            if progress:
-                _progress(results[-1])
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for r in pool.map(fn, tasks, chunksize=1):
-                results.append(r)
-                if progress:
-                    _progress(r)
+    out = open(save, "a", encoding="utf-8") if save else None  # noqa: SIM115
+
+    def done(r: GameResult) -> None:
+        results.append(r)
+        if progress:
+            _progress(r)
+        if out is not None:
+            out.write(r.to_json() + "\n")
+            out.flush()
+
+    try:
+        if jobs <= 1:
+            for t in tasks:
+                done(fn(t))
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for r in pool.map(fn, tasks, chunksize=1):
+                    done(r)
+    finally:
+        if out is not None:
+            out.close()
+    return results
+
+
+def load(paths: Iterable[str]) -> list[GameResult]:
+    """Results saved with ``--save`` (one JSON line per game)."""
+    results = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                results += [GameResult.from_json(line) for line in f if line.strip()]
+        except (OSError, ValueError, TypeError, KeyError) as e:
+            raise ExpressError(f"cannot read saved results {path!r}: {e}") from None
     return results
 
 
 def run(pairings: Iterable[str], players: int, games: int, seed: int = 1, jobs: int = 1,
-        progress: bool = False) -> list[GameResult]:
+        progress: bool = False, save: str | None = None) -> list[GameResult]:
     tasks = [(pr, players, i, seed) for pr in pairings for i in range(games)]
-    return _run(_pairing_task, tasks, jobs, progress)
+    return _run(_pairing_task, tasks, jobs, progress, save)
 
 
 def run_selfplay(level: str, players: int, games: int, seed: int = 1, jobs: int = 1,
-                 progress: bool = False) -> list[GameResult]:
+                 progress: bool = False, save: str | None = None) -> list[GameResult]:
     tasks = [(level, players, i, seed) for i in range(games)]
-    return _run(_selfplay_task, tasks, jobs, progress)
+    return _run(_selfplay_task, tasks, jobs, progress, save)
 
 
 def _progress(r: GameResult) -> None:
