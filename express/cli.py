@@ -3,16 +3,15 @@
 Every command prints one line of JSON. Bad input exits with status 2 and prints
 ``{"error": ..., "at": ...}``; nothing is ever printed as a traceback.
 
-``bot`` is dispatched to :mod:`express.bot`, written separately: it must define
-``choose(view: str, level: str, seed: int, seat: int) -> str``, which sees only the
-public view of the seat (``view --seat K``) and returns one decision token.
+``bot`` is dispatched to :func:`express.bot.choose` (view, level, seed, seat), which sees
+only the public view of the seat (``view --seat K``) and returns one decision token.
+``tournament`` and ``balance`` (:mod:`express.tournament`) are not in notation.md: they
+print a plain-text report (Markdown tables) instead of JSON; their errors are JSON too.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import os
 import re
@@ -83,9 +82,8 @@ def cmd_bot(args: argparse.Namespace) -> Any:
     if not 1 <= seat <= game.position.n or seat not in game.to_move():
         raise ExpressError(f"seat {seat} has no decision to make now (to move: "
                            f"{game.to_move()})")
-    if importlib.util.find_spec("express.bot") is None:
-        raise ExpressError("the Cargo Express bots are not built yet (express/bot.py)")
-    bot = importlib.import_module("express.bot")
+    from express import bot  # imported here: the other commands do not need it
+
     return {"decision": bot.choose(game.view(seat), args.level, seed, seat)}
 
 
@@ -101,6 +99,50 @@ def cmd_bench(args: argparse.Namespace) -> Any:
         raise ExpressError(f"bad --policy {args.policy!r}: legal or fast")
     return run_bench(seconds, parse_seed(args.seed), parse_players(args.players),
                      args.plans == "usable", args.policy == "fast")
+
+
+def _count(text: str, what: str, low: int = 1) -> int:
+    if not _DECIMAL.fullmatch(text) or int(text) < low:
+        raise ExpressError(f"bad {what} {text!r}: a decimal number, at least {low}")
+    return int(text)
+
+
+def cmd_tournament(args: argparse.Namespace) -> Any:
+    from express.tournament import check_pairing, report, run
+
+    pairings = [check_pairing(x) for x in args.pairings.split(",") if x]
+    if not pairings:
+        raise ExpressError("bad --pairings: at least one A-B pairing")
+    players = parse_players(args.players)
+    games = _count(args.games, "--games")
+    jobs = _count(args.jobs, "--jobs")
+    seed = parse_seed(args.seed)
+    results = run(pairings, players, games, seed, jobs, progress=args.progress,
+                  save=args.save)
+    return (f"# python -m express tournament --pairings {','.join(pairings)} --players "
+            f"{players} --games {games} --seed {seed} --jobs {jobs}\n{report(results)}")
+
+
+def cmd_balance(args: argparse.Namespace) -> Any:
+    from express.tournament import PLAYERS, balance_report, load, run_selfplay
+
+    if args.load:
+        results = load(args.load.split(","))
+        counts = sorted({r.players for r in results})
+        if not results:
+            raise ExpressError("no saved results to report on")
+        return "\n\n".join(f"# saved games from {args.load}\n" + balance_report(
+            [r for r in results if r.players == n]) for n in counts)
+    if args.level not in PLAYERS[1:]:
+        raise ExpressError(f"bad level {args.level!r}: easy, medium or hard")
+    players = parse_players(args.players)
+    games = _count(args.games, "--games")
+    jobs = _count(args.jobs, "--jobs")
+    seed = parse_seed(args.seed)
+    results = run_selfplay(args.level, players, games, seed, jobs, progress=args.progress,
+                           save=args.save)
+    return (f"# python -m express balance --level {args.level} --players {players} --games "
+            f"{games} --seed {seed} --jobs {jobs}\n{balance_report(results)}")
 
 
 def _parser() -> _Parser:
@@ -125,6 +167,19 @@ def _parser() -> _Parser:
     command("bot", cmd_bot, "--level", "--seed", "--seat", file=True)
     command("bench", cmd_bench, defaults={"--seconds": "5", "--seed": "1", "--players": "4",
                                           "--plans": "uniform", "--policy": "legal"})
+    for name, run, defaults in (
+            ("tournament", cmd_tournament,
+             {"--pairings": "easy-random,medium-easy,hard-medium", "--players": "3"}),
+            ("balance", cmd_balance, {"--level": "hard", "--players": "3"})):
+        p = sub.add_parser(name, add_help=False, allow_abbrev=False)
+        for option, value in {**defaults, "--games": "100", "--seed": "1",
+                              "--jobs": "1"}.items():
+            p.add_argument(option, default=value)
+        p.add_argument("--progress", action="store_true")
+        p.add_argument("--save")  # append each game's result to this file, a JSON line
+        if name == "balance":
+            p.add_argument("--load")  # report on saved results (files joined by commas)
+        p.set_defaults(run=run)
     return parser
 
 
@@ -142,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps({"error": f"bad input: {e}", "at": None}))
         return 2
     try:
-        print(json.dumps(out))
+        print(out if isinstance(out, str) else json.dumps(out))  # reports are plain text
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (`| head`): not an input error
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit-time flush

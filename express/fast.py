@@ -224,16 +224,53 @@ def _random_move(p: Position, seat: int, card: str,
     return moves[int(rand() * len(moves))] if moves else None
 
 
+def uniform_plan(p: Position, seat: int, rng: random.Random) -> tuple[str, str, str]:
+    """Three different cards of the nine, uniformly (every such plan is legal)."""
+    rand = rng.random
+    cards = list(CARDS)
+    a = cards.pop(int(rand() * 9))
+    b = cards.pop(int(rand() * 8))
+    return a, b, cards[int(rand() * 7)]
+
+
 def playout(p: Position, rng: random.Random, plan_policy: PlanPolicy = usable_plan,
             max_steps: int = 100_000) -> Result:
-    """Random decisions until the game is over (in place); the result."""
+    """Random decisions until the game is over (in place); the result.
+
+    The same decisions as :func:`random_step`, without their tokens: a round's picks are
+    made in one pass and its plans committed at once.
+    """
+    order_cache: dict[tuple[int, int], list[int]] = {}
+    n = p.n
     for _ in range(max_steps):
-        if p.phase == "o":
+        ph = p.phase
+        if ph == "a":
+            random_turn(p, rng)
+        elif ph == "c":
+            key = (p.sm, n)
+            order = order_cache.get(key)
+            if order is None:
+                order = order_cache[key] = p.order()
+            chars, resigned = p.chars, p.resigned
+            left = [c for c in CHARACTERS if c not in chars]
+            for s in order:
+                if not resigned[s - 1] and chars[s - 1] is None:
+                    chars[s - 1] = left.pop(int(rng.random() * len(left)))
+            p.phase, p.k = "p", 0
+        elif ph == "p":
+            plans, resigned = p.plans, p.resigned
+            for i in range(n):
+                if not resigned[i] and not plans[i]:
+                    plans[i] = list(plan_policy(p, i + 1, rng))
+            p.phase, p.k = "a", 0
+        elif ph == "r":
+            spaces = p.swap_spaces()
+            p.swap(spaces[int(rng.random() * len(spaces))])
+        else:
             break
-        random_step(p, rng, plan_policy)
     return p.result()
 
 
 # Re-exported for bot writers who want the pieces.
 __all__ = ["fulfil_options", "movements", "placements", "playout", "random_step",
-           "random_turn", "reorders", "take", "usable_plan"]
+           "random_turn", "reorders", "take", "uniform_plan", "usable_plan"]

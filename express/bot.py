@@ -1,0 +1,402 @@
+"""CargoBot for Cargo Express: the Easy, Medium and Hard levels, reading only a seat's view.
+
+:func:`choose` is what ``python -m express bot`` calls: it gets exactly the text of
+``view --seat K`` (a public position), a level, a seed and the seat, and returns one
+decision token (a pick, a plan of three cards, a turn or a refit swap). It never sees the
+full position: the hidden parts (bag order, contract deck, other seats' open contracts and
+plans) are sampled with :func:`express.determinize.determinize`, so two full positions
+that share the seat's view always get the same decision.
+
+Determinism: the only randomness is a :class:`random.Random` seeded from a BLAKE2 hash of
+(seed, level, seat, view), never ``hash()``; nothing iterates over a set. Budgets are in
+determinizations, beam widths and candidate counts, never seconds.
+
+The levels (figures in docs/express-balance.md):
+
+- **Easy**: one-ply greedy over the turns, scored by a plain evaluation (points now, cars
+  on the train, the engine), with seeded mistakes (a uniformly random candidate some of
+  the time); plans of three usable cards at random; random picks and swaps.
+- **Medium**: one-ply over every turn with the full evaluation (set progress, contract
+  progress, time left); plans by a greedy search over the usable cards (each card's best
+  turn, simulated on one determinization with the other seats standing still); random
+  characters; swaps by mobility.
+- **Hard**: the Medium evaluation as a prior, then for the best few candidates a
+  determinized look-ahead to the end of its own turns of the round: several
+  determinizations, the other seats played by the one-ply policy, its own later cards
+  played greedily, the outcome scored against the strongest opponent. Plans by a beam
+  search over all nine cards (an upgrade can make a higher card usable later in the round);
+  characters by that plan search under each character.
+
+Tokens whose legality depends on hidden parts are never chosen: a reorder (``o``) can
+name cars refilled from the bag, and a fulfil after a sign names the card drawn. A sign
+keeps ``s1`` (``s1`` and ``s2`` are the same blind draw; ``s0`` does nothing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from express.determinize import determinize, hidden_contracts
+from express.errors import ExpressError
+from express.moves import legal, movements, play
+from express.notation import parse_position
+from express.position import Position
+from express.rules import CARD_CLASS, CARDS, CHARACTERS, COLOURS, CONTRACTS, SPACES
+
+LEVELS = ("easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Level:
+    """The budget of one level (counts, never seconds)."""
+
+    name: str
+    mistakes: float  # chance of a uniformly random candidate (Easy)
+    full_eval: bool  # set and contract progress, time left
+    dets: int  # determinizations for the look-ahead (0: none, one-ply only)
+    top_k: int  # candidates given the look-ahead
+    plan_beam: int  # beam width of the plan search (0: random usable plan)
+    plan_all_cards: bool  # the plan search tries cards the engine cannot use yet
+    pick_search: bool  # characters chosen by the plan search under each
+    rel: float  # weight of the strongest opponent's value
+    diverse: bool = False  # the look-ahead also weighs the best turn to each end space
+
+
+EASY = Level("easy", mistakes=0.3, full_eval=False, dets=0, top_k=0, plan_beam=0,
+             plan_all_cards=False, pick_search=False, rel=0.0)
+MEDIUM = Level("medium", mistakes=0.0, full_eval=True, dets=0, top_k=0, plan_beam=1,
+               plan_all_cards=False, pick_search=False, rel=0.0)
+HARD = Level("hard", mistakes=0.0, full_eval=True, dets=3, top_k=5, plan_beam=3,
+             plan_all_cards=True, pick_search=True, rel=0.3, diverse=True)
+BY_NAME = {lv.name: lv for lv in (EASY, MEDIUM, HARD)}
+
+# --- evaluation ---------------------------------------------------------------------------
+
+TRAIN_W = 0.6  # a car on the train: likely points later
+SET_W = 1.0  # progress towards the next set of five colours (k colours: SET_W * k² / 5)
+ENGINE_V = (0.0, 4.0, 6.0, 7.0)  # cumulative worth of the upgrades, early in the game
+CONTRACT_BASE = 0.35  # chance that a contract with no cars yet is fulfilled in time
+MEAN_CONTRACT = sum(v for _, v in CONTRACTS.values()) / len(CONTRACTS)
+
+
+def time_left(p: Position) -> float:
+    """How much of the game is left, 1 at the start to about 0 in the last round."""
+    if p.flag_l:
+        return 0.1
+    supply = len(p.bag) + p.complex_cars() - p.n
+    tf = min(1.0, max(0.15, supply / 30))
+    return min(tf, (30 - p.round) / 4 + 0.1)
+
+
+def _cover(need: str, cars: str) -> int:
+    """How many of the cars a contract needs are among ``cars`` (as multisets)."""
+    got = 0
+    for c in need:
+        j = cars.find(c)
+        if j >= 0:
+            got += 1
+            cars = cars[:j] + cars[j + 1:]
+    return got
+
+
+def contract_potential(cid: str, yard: str, train: str, tf: float) -> float:
+    """The expected gain still to come from an open contract (its value and the -2 back)."""
+    need, value = CONTRACTS[cid]
+    in_yard = _cover(need, yard)
+    in_all = _cover(need, yard + train)
+    prog = (in_yard + 0.6 * (in_all - in_yard)) / len(need)
+    base = CONTRACT_BASE * tf
+    return (value + 2) * (base + (1 - base) * prog * prog) * 0.9
+
+
+def seat_value(p: Position, seat: int, tf: float, full: bool,
+               unknown: Sequence[str] = (), pool: Sequence[str] = ()) -> float:
+    """The worth of a seat's holdings: points now plus what they promise.
+
+    ``unknown`` lists open contracts whose identity the bot cannot know (just signed, or
+    another seat's): their potential is the mean over ``pool``, the ids the view hides.
+    """
+    i = seat - 1
+    yard = p.yard[i]
+    done = p.done[i]
+    scored = yard + "".join(c for _, c in done) if done else yard
+    counts = [scored.count(c) for c in COLOURS]
+    s = min(counts)
+    v = float(len(scored) + 5 * s + sum(CONTRACTS[c][1] for c, _ in done)
+              - 2 * len(p.open[i]))
+    train = p.train[i]
+    v += TRAIN_W * len(train) * (tf if full else 1.0)
+    v += ENGINE_V[p.engine[i]] * (tf if full else 1.0)
+    if not full:
+        return v
+    k = sum(1 for c in counts if c > s)
+    v += SET_W * k * k / 5 * tf
+    for cid in p.open[i]:
+        if cid in unknown:
+            if pool:
+                v += sum(contract_potential(h, yard, train, tf) for h in pool) / len(pool)
+            else:
+                v += (MEAN_CONTRACT + 2) * CONTRACT_BASE * tf * 0.9
+        else:
+            v += contract_potential(cid, yard, train, tf)
+    return v
+
+
+class Bot:
+    """One decision of one seat at one level, from a parsed view."""
+
+    def __init__(self, level: Level, view: Position, seat: int, rng: random.Random) -> None:
+        self.level = level
+        self.view = view
+        self.seat = seat
+        self.rng = rng
+        self.pool = hidden_contracts(view) if view.hidden is not None else []
+        self.mine = set(view.open[seat - 1])
+
+    # --- values ---------------------------------------------------------------------
+
+    def value(self, p: Position, relative: bool = True) -> float:
+        """The seat's value in a (determinized) position, against the strongest other."""
+        lv = self.level
+        tf = time_left(p)
+        seat = self.seat
+        unknown = [c for c in p.open[seat - 1] if c not in self.mine]
+        v = seat_value(p, seat, tf, lv.full_eval, unknown, self.pool)
+        if relative and lv.rel:
+            others = [seat_value(p, s, tf, lv.full_eval, p.open[s - 1])
+                      for s in range(1, p.n + 1) if s != seat and not p.resigned[s - 1]]
+            if others:
+                v -= lv.rel * max(others)
+        return v
+
+    def sample(self) -> Position:
+        return determinize(self.view, self.rng)
+
+    # --- decisions ------------------------------------------------------------------
+
+    def decide(self) -> str:
+        ph = self.view.phase
+        if ph == "c":
+            return self.pick()
+        if ph == "p":
+            return self.plan()
+        if ph == "a":
+            return self.turn()
+        return self.swap()
+
+    def pick(self) -> str:
+        held = self.view.held_characters()
+        options = [c for c in CHARACTERS if c not in held]
+        if not self.level.pick_search or len(options) == 1:
+            return options[int(self.rng.random() * len(options))]
+        q = self.sample()
+        best, best_v = options[0], -1e9
+        for c in options:
+            r = q.copy()
+            r.chars[self.seat - 1] = c
+            _, v = self.plan_search(r, beam=max(1, self.level.plan_beam - 1))
+            if v > best_v:
+                best, best_v = c, v
+        return best
+
+    def plan(self) -> str:
+        seat = self.seat
+        usable = [c for c in CARDS if CARD_CLASS[c] <= self.view.engine[seat - 1]]
+        if not self.level.plan_beam:
+            return "".join(self.rng.sample(usable, 3))
+        cards, _ = self.plan_search(self.sample(), beam=self.level.plan_beam)
+        return "".join(cards)
+
+    def plan_search(self, q: Position, beam: int) -> tuple[tuple[str, ...], float]:
+        """A beam search over card sequences: each card's best turn, the others still."""
+        seat = self.seat
+        pool = CARDS if self.level.plan_all_cards else \
+            [c for c in CARDS if CARD_CLASS[c] <= q.engine[seat - 1]]
+        states: list[tuple[tuple[str, ...], Position, float]] = [((), q, 0.0)]
+        for _ in range(3):
+            nxt: list[tuple[tuple[str, ...], Position, float]] = []
+            for seq, r, _v in states:
+                for card in pool:
+                    if card in seq:
+                        continue
+                    s = r.copy()
+                    _solo_turn_setup(s, seat, card)
+                    v = self.greedy_turn(s)
+                    nxt.append((seq + (card,), s, v))
+            nxt.sort(key=lambda t: -t[2])
+            states = nxt[:beam]
+        seq, _, v = states[0]
+        return seq, v
+
+    def candidates(self, p: Position) -> list[str]:
+        """The legal turns worth weighing, none whose legality hangs on hidden parts."""
+        out = []
+        for t in legal(p):
+            if ".o" in t or ".s2" in t or ".s0" in t:
+                continue
+            j = t.find(".s")
+            if j >= 0 and ".f" in t[j:]:
+                continue
+            out.append(t)
+        return out
+
+    def greedy_turn(self, p: Position, relative: bool = False) -> float:
+        """Play the best one-ply turn of the seat to move in place; return its value."""
+        best_t, best_v = self.one_ply(p, relative)[0]
+        play(p, best_t)
+        return best_v
+
+    def one_ply(self, p: Position, relative: bool = False) -> list[tuple[str, float]]:
+        """Each candidate turn with the value of the position it leads to, best first."""
+        return [(t, v) for t, v, _ in self.one_ply_positions(p, relative)]
+
+    def one_ply_positions(self, p: Position,
+                          relative: bool = False) -> list[tuple[str, float, Position]]:
+        scored = []
+        for t in self.candidates(p):
+            q = p.copy()
+            play(q, t)
+            scored.append((t, self.value(q, relative), q))
+        scored.sort(key=lambda tv: -tv[1])
+        return scored
+
+    def shortlist(self, ranked: list[tuple[str, float, Position]]) -> list[str]:
+        """The candidates for the look-ahead: the best few of different outcomes for the
+        seat, and (``diverse``) the best turn ending on each space."""
+        i = self.seat - 1
+        seen: set[tuple[object, ...]] = set()
+        ends: set[int] = set()
+        top: list[str] = []
+        extra: list[str] = []
+        for t, _v, q in ranked:
+            key = (q.loc[i], q.train[i], q.yard[i], tuple(q.open[i]), q.engine[i],
+                   len(q.done[i]), q.driver_used)
+            if key in seen:
+                continue
+            seen.add(key)
+            if len(top) < self.level.top_k:
+                top.append(t)
+                ends.add(q.loc[i])
+            elif self.level.diverse and q.loc[i] not in ends:
+                extra.append(t)
+                ends.add(q.loc[i])
+        return top + extra
+
+    def turn(self) -> str:
+        lv = self.level
+        p = self.sample()
+        ranked = self.one_ply_positions(p, relative=False)
+        if len(ranked) == 1:
+            return ranked[0][0]
+        if lv.mistakes and self.rng.random() < lv.mistakes:
+            return ranked[int(self.rng.random() * len(ranked))][0]
+        if not lv.dets:
+            return ranked[0][0]
+        top = self.shortlist(ranked)
+        totals = [0.0] * len(top)
+        for d in range(lv.dets):
+            q = p if d == 0 else self.sample()
+            for j, t in enumerate(top):
+                r = q.copy()
+                play(r, t)
+                totals[j] += self.look_ahead(r)
+        best = max(range(len(top)), key=lambda j: (totals[j], -j))
+        return top[best]
+
+    def look_ahead(self, r: Position) -> float:
+        """Play on to the end of the seat's own turns this round; the value there."""
+        seat = self.seat
+        while r.phase == "a" and r.plans[seat - 1]:
+            mover = r.turn_seat()
+            if mover == seat:
+                self.greedy_turn(r)
+            else:
+                _opponent_turn(self, r)
+        return self.value(r, relative=True)
+
+    def swap(self) -> str:
+        q = self.view
+        spaces = q.swap_spaces()
+        if not self.level.full_eval:
+            return f"R{spaces[int(self.rng.random() * len(spaces))]}"
+        best, best_v = spaces[0], -1e9
+        for s in spaces:
+            r = q.copy()
+            board = list(r.board)
+            old = board.index("R")
+            board[old], board[s] = board[s], "R"
+            r.board = tuple(board)
+            mine = _mobility(r, self.seat)
+            others = [_mobility(r, t) for t in range(1, r.n + 1)
+                      if t != self.seat and not r.resigned[t - 1]]
+            v = mine - (max(others) if others else 0)
+            if v > best_v:
+                best, best_v = s, v
+        return f"R{best}"
+
+
+def _opponent_turn(bot: Bot, r: Position) -> None:
+    """Another seat's turn in a look-ahead: the one-ply policy with its own plain value."""
+    mover = r.turn_seat()
+    best_t, best_v = "", -1e9
+    tf = time_left(r)
+    for t in bot.candidates(r):
+        q = r.copy()
+        play(q, t)
+        v = seat_value(q, mover, tf, True, q.open[mover - 1])
+        if v > best_v:
+            best_t, best_v = t, v
+    play(r, best_t)
+
+
+def _solo_turn_setup(p: Position, seat: int, card: str) -> None:
+    """Make it the seat's turn with this card next (the plan search's private game)."""
+    p.phase = "a"
+    p.k = (seat - p.sm) % p.n
+    p.plans[seat - 1] = [card]
+
+
+def _mobility(p: Position, seat: int) -> float:
+    """How many useful spaces the seat can reach next round with its usable cards."""
+    i = seat - 1
+    if p.resigned[i]:
+        return 0.0
+    train = p.train[i]
+    room = len(train) < p.capacity(seat)
+    useful = set()
+    for card in CARDS:
+        if CARD_CLASS[card] > p.engine[i]:
+            continue
+        for end, _path, _d in movements(p, seat, card):
+            piece = p.board[end]
+            if piece[0] == "X" and ((room and p.cars[piece]) or
+                                    (piece == f"X{seat}" and p.engine[i] < 3)):
+                useful.add(end)
+            elif piece[0] == "F" and train and train[-1] == piece[1]:
+                useful.add(end)
+    return float(len(useful)) + 0.01 * (p.loc[i] % SPACES)
+
+
+def bot_seed(seed: int, level: str, seat: int, view: str) -> int:
+    """The PRNG seed of a decision: BLAKE2 of (seed, level, seat, view), stable everywhere."""
+    digest = hashlib.blake2b(f"{seed}|{level}|{seat}|{view}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def choose(view: str, level: str, seed: int, seat: int) -> str:
+    """Seat ``seat``'s next decision at ``level``, from its public view alone."""
+    lv = BY_NAME.get(level)
+    if lv is None:
+        raise ExpressError(f"bad level {level!r}: easy, medium or hard")
+    p = parse_position(view)
+    if p.phase == "o":
+        raise ExpressError("the game is over: there is no decision to make")
+    if seat not in p.to_move():
+        raise ExpressError(f"seat {seat} has no decision to make now (to move: {p.to_move()})")
+    if p.phase == "a" and p.resigned[seat - 1]:
+        return "-:~"
+    rng = random.Random(bot_seed(seed, level, seat, view))
+    return Bot(lv, p, seat, rng).decide()
