@@ -37,3 +37,31 @@ def test_a_playout_from_a_game_in_progress_leaves_the_game_alone() -> None:
     before = g.position.copy()
     playout(g.position.copy(), random.Random(1))
     assert g.position == before
+
+
+def test_uniform_plans_are_any_three_different_cards_and_playouts_use_them() -> None:
+    from express.fast import uniform_plan
+    from express.rules import CARDS
+
+    rng = random.Random(3)
+    p = start_position(2, 9)
+    seen = set()
+    for _ in range(400):
+        plan = uniform_plan(p, 1, rng)
+        assert len(set(plan)) == 3 and set(plan) <= set(CARDS)
+        seen.update(plan)
+    assert seen == set(CARDS)  # B, C and D cards too, whatever the engine
+    q = start_position(3, 4)
+    result = playout(q, rng, uniform_plan)
+    assert q.over and len(result.scores) == 3
+
+
+def test_bench_reports_rates_per_cpu_second_for_both_policies() -> None:
+    from express.bench import run_bench
+
+    for fast in (False, True):
+        for usable in (False, True):
+            out = run_bench(0.05, 1, 2, usable, fast)
+            assert out["cpu_seconds"] >= 0.05 and out["turns/s"] > 0
+            assert out["policy"] == ("fast" if fast else "legal")
+            assert out["plans"] == ("usable" if usable else "uniform")
