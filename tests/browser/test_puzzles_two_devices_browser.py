@@ -4,16 +4,16 @@ browser context signed in to the same account) shows it solved, with the attempt
 import datetime as dt
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from puzzles import schedule
 from puzzles.models import Week
-from tests.browser.conftest import CHROMIUM_ARGS, asgi_server, chromium_path, live_url
+from tests.browser.conftest import asgi_server, chromium_path, live_url
+from tests.browser.devices import PASSWORD, devices, sign_in
 from tests.puzzles.conftest import MONDAY, generated_records, make_puzzle, record
 
 __all__ = ["asgi_server", "chromium_path", "live_url"]
 
-PASSWORD = "a-long-cargo-pass"
 
 
 @pytest.fixture
@@ -29,26 +29,9 @@ def week_for_member(transactional_db, monkeypatch, django_user_model):
 
 @pytest.fixture
 def two_devices(week_for_member, chromium_path, live_url):
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True,
-                                             args=CHROMIUM_ARGS)
-        try:
-            pages = []
-            for width in (1366, 390):
-                page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
-                page.set_default_timeout(15_000)
-                pages.append(page)
-            yield pages
-        finally:
-            browser.close()
+    with devices(chromium_path) as pages:
+        yield pages
 
-
-def sign_in(page, base):
-    page.goto(base + "/accounts/login/")
-    page.get_by_label("Login").fill("alice@example.com")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
-    expect(page.get_by_role("navigation", name="Main")).to_contain_text("alice")
 
 
 def test_a_members_solve_follows_to_another_device(two_devices, live_url):

@@ -5,14 +5,14 @@ there, resigns; the page then shows the scaled result and the board has it."""
 import re
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from tests.browser.conftest import CHROMIUM_ARGS, asgi_server, chromium_path, live_url
+from tests.browser.conftest import asgi_server, chromium_path, live_url
+from tests.browser.devices import PASSWORD, devices, sign_in
 from tests.games.bot_support import eager
 
 __all__ = ["asgi_server", "chromium_path", "eager", "live_url"]
 
-PASSWORD = "a-long-cargo-pass"
 RESULT = re.compile(r"^-?\d+ \([+\u2212\u00b1]\d+\)$")
 
 
@@ -23,29 +23,9 @@ def member(django_user_model):
 
 @pytest.fixture
 def two_devices(member, chromium_path, live_url, eager):
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True,
-                                             args=CHROMIUM_ARGS)
-        try:
-            pages = []
-            for width in (1366, 390):
-                context = browser.new_context(viewport={"width": width, "height": 900})
-                page = context.new_page()
-                page.set_default_timeout(15_000)
-                page.errors = []
-                page.on("pageerror", lambda error, page=page: page.errors.append(str(error)))
-                pages.append(page)
-            yield pages
-        finally:
-            browser.close()
+    with devices(chromium_path) as pages:
+        yield pages
 
-
-def sign_in(page, base):
-    page.goto(base + "/accounts/login/")
-    page.get_by_label("Login").fill("alice@example.com")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign In").click()
-    expect(page.get_by_role("navigation", name="Main")).to_contain_text("alice")
 
 
 def play_a_turn(page, turns_before):
