@@ -108,7 +108,7 @@ def test_the_how_to_play_page_shows_engine_boards(client):
                   "Re-Routing Order", "Final Audit", "J and L differ"):
         assert title in html
     # 7 shapes + 5 cards before/after + the unload before/after.
-    assert html.count('class="mini-bay size-') == 7 + 2 * 5 + 2
+    assert html.count('class="mini-bay"') == 7 + 2 * 5 + 2
     # The rulebook's Final Audit example: Blue 21 − 2 (L) = 19, Orange 19.
     assert '<th scope="row">Blue</th><td>21</td><td>1 (L)</td><td>−2</td><td>19</td>' in html
 
