@@ -208,8 +208,7 @@ def row_of(game: Game, user: Any) -> dict[str, Any]:
     kind = game.kind
     mine = next(s for s in seats if s.user_id == user.pk)
     others = [s for s in seats if s.index != mine.index]
-    opponents = [{"name": kind.bot_name(s.bot_level) if s.bot_level else
-                  s.user.get_username() if s.user else "Guest",
+    opponents = [{"name": s.holder_name(kind) or "?",
                   "member": s.user.get_username() if s.user and s.user.is_active else None}
                  for s in others]
     if game.status == Game.Status.ACTIVE:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
@@ -183,8 +183,15 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.game_id} seat {self.index}"
 
-    def describe_holder(self) -> dict[str, Any]:
-        return {"user": self.user_id, "guest": bool(self.guest_key), "bot": self.bot_level}
+    def holder_name(self, kind: GameKind) -> str | None:
+        """The name pages show for the holder: the bot's (in `kind`'s words), the
+        member's, "Guest", or None for an empty seat."""
+        if self.bot_level:
+            return kind.bot_name(self.bot_level)
+        if self.user is not None:
+            return self.user.get_username()
+        return "Guest" if self.guest_key else None
+
 
 
 class Turn(models.Model):

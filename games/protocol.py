@@ -100,13 +100,8 @@ def player_info(game: Game, seat: Seat, changes: dict[int, int] | None = None
 
     rated = {"rating": shown_rating(game, seat), "rating_kind": rating_kind(game, seat),
              "rating_change": (changes or {}).get(seat.index)}
-    if seat.bot_level:
-        return {"name": game.kind.bot_name(seat.bot_level), **rated, "bot": seat.bot_level}
-    if seat.user is not None:
-        return {"name": seat.user.get_username(), **rated, "bot": None}
-    if seat.guest_key:
-        return {"name": "Guest", **rated, "bot": None}
-    return None
+    name = seat.holder_name(game.kind)
+    return None if name is None else {"name": name, **rated, "bot": seat.bot_level or None}
 
 
 def seats_info(game: Game, final: bool = True) -> list[dict[str, Any]]:
