@@ -193,6 +193,8 @@ else:
 HEALTHZ_TIMEOUT_SECONDS = envint("HEALTHZ_TIMEOUT_SECONDS", 3)
 # Live play: threads per process for WebSocket service calls on PostgreSQL (games/consumers.py).
 LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 8)
+# Games a process keeps loaded between turns (games.warm), the least recently played dropped.
+LIVE_WARM_GAMES = envint("LIVE_WARM_GAMES", 5000)
 # What one client address may ask of one process (games/limits.py): units a second shared by
 # its sockets (a frame costs 1, a `sync` more by what it sends back), and how many anonymous
 # spectator sockets it, and one game, may have open.

@@ -130,6 +130,56 @@ def session_signed_in(scope: dict[str, Any]) -> bool:
     return bool(current.is_authenticated and current.pk == user.pk)
 
 
+class SessionGuard:
+    """A socket's session, checked inside each turn's write instead of by a read before
+    it: the session it opened with must still be stored and unexpired (sign-out deletes
+    it), and a member must still be active with the password the socket opened with (a
+    password change signs other sessions out). That is what `session_signed_in` reads,
+    as conditions of the UPDATE (games.store.write_turn); a write they refuse takes the
+    locked path, which asks `holds()`. With a session engine that is not the database,
+    there are no conditions and `holds()` is asked before each write instead."""
+
+    SQL_ENGINES = ("django.contrib.sessions.backends.db",
+                   "django.contrib.sessions.backends.cached_db")
+
+    def __init__(self, scope: dict[str, Any]) -> None:
+        self.scope = scope
+        session = scope.get("session")
+        self.session_key: str | None = getattr(session, "session_key", None)
+        user = scope.get("user")
+        member = user is not None and user.is_authenticated
+        self.user_id: int | None = user.pk if user is not None and member else None
+        self.password: str | None = user.password if user is not None and member else None
+
+    @property
+    def in_sql(self) -> bool:
+        from django.conf import settings
+
+        return self.session_key is not None and settings.SESSION_ENGINE in self.SQL_ENGINES
+
+    def holds(self) -> bool:
+        return session_signed_in(self.scope)
+
+    def sql(self, connection: Any) -> tuple[list[str], list[Any]]:
+        """WHERE conditions (and their parameters) that hold while the session does."""
+        from django.contrib.auth import get_user_model
+        from django.contrib.sessions.models import Session
+        from django.utils import timezone
+
+        quote = connection.ops.quote_name
+        clauses = [f"EXISTS (SELECT 1 FROM {quote(Session._meta.db_table)} WHERE "
+                   f"session_key = %s AND expire_date > %s)"]
+        params: list[Any] = [self.session_key,
+                             Session._meta.get_field("expire_date").get_db_prep_save(
+                                 timezone.now(), connection)]
+        if self.user_id is not None:
+            user_table = quote(get_user_model()._meta.db_table)
+            clauses.append(f"EXISTS (SELECT 1 FROM {user_table} WHERE id = %s AND "
+                           f"is_active = %s AND password = %s)")
+            params += [self.user_id, True, self.password]
+        return clauses, params
+
+
 def ensure_session(request: HttpRequest) -> str:
     """The browser session's key, saving a new session first if there is none."""
     if request.session.session_key is None:

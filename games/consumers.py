@@ -14,7 +14,8 @@ What keeps a socket standing (docs/production.md, "Faults"):
 - sending to a client that has gone is ignored, so frames it sent before it went are still
   handled (a turn sent just before a close is applied or refused, never dropped);
 - a member's socket acts only while its session is still signed in: sign-out, a password
-  change and deactivation close it (`session.check`), and each turn or resign checks again.
+  change and deactivation close it (`session.check`), and each turn (inside its write,
+  `SessionGuard`) or resign checks again.
 """
 
 from __future__ import annotations
@@ -35,10 +36,10 @@ from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import connection, connections
 
-from . import access, broadcast, limits, services
-from .actors import Actor, session_signed_in
+from . import access, broadcast, limits, services, warm
+from .actors import Actor, SessionGuard, session_signed_in
 from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
-from .protocol import MAX_TOKEN_LENGTH, Code, GameError
+from .protocol import MAX_TOKEN_LENGTH, Code, GameError, SignedOut
 
 log = logging.getLogger(__name__)
 
@@ -297,6 +298,7 @@ class GameConsumer(FrameConsumer):
     client_ply = 0  # the ply the client has been sent frames up to
     counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
     mode = ""
+    guard: SessionGuard | None = None  # the session each turn's write checks
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -311,6 +313,7 @@ class GameConsumer(FrameConsumer):
             if not self.count_anonymous():
                 await self.close(code=CLOSE_TOO_MANY)
                 return
+        self.guard = SessionGuard(self.scope)
         self.group = game_group(self.game_id)
         await self.join(self.group)
         await self.join_member_group()
@@ -338,7 +341,11 @@ class GameConsumer(FrameConsumer):
             raise GameError(Code.HIDDEN, reason)
         self.mode = game.mode
         self.seat = services.seat_of(game, self.actor)
-        return services.state_of(game, viewer=self.seat)
+        lg = services.live(game)
+        state = services.state_of(game, lg, viewer=self.seat)
+        if self.seat is not None:  # its turns will come here (games.warm)
+            warm.keep_if_cold(game, lg)
+        return state
 
     async def disconnect(self, code: int) -> None:
         await self.leave_groups()
@@ -393,20 +400,25 @@ class GameConsumer(FrameConsumer):
             if self.revoked:
                 await self.close(code=CLOSE_SIGNED_OUT)
 
-    async def check_player(self, what: str) -> None:
+    async def check_player(self, what: str, *, session: bool = True) -> None:
+        """A seat's socket whose session still holds (`session=False`: the caller's write
+        checks the session itself)."""
         if self.seat is None:
             raise GameError(Code.NOT_A_PLAYER, f"spectators cannot {what}")
-        if self.revoked or not await self.signed_in():
+        if self.revoked or (session and not await self.signed_in()):
             self.revoked = True  # `call` sends the refusal, then closes
-            raise GameError(Code.NOT_A_PLAYER, "this socket's session has signed out")
+            raise SignedOut()
 
     async def play(self, ply: int, token: str) -> None:
-        await self.check_player("play")
+        await self.check_player("play", session=False)
         if access.has_open_checks(self.mode):
             await db(access.run_open_checks_for)(self.game_id)
-        result = await db(services.apply_turn)(
-            self.game_id, actor=self.actor, ply=ply, token=token
-        )
+        try:
+            result = await db(services.apply_turn)(
+                self.game_id, actor=self.actor, ply=ply, token=token, guard=self.guard)
+        except SignedOut:
+            self.revoked = True
+            raise
         # A fresh turn's acknowledgement is the group broadcast, unless that failed.
         if result.duplicate or not result.delivered:
             await self.send_json(result.frame)

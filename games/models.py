@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -69,6 +69,9 @@ class Game(models.Model):
     position = models.TextField()
     ply = models.PositiveIntegerField(default=0)
     tokens = models.JSONField(default=list)
+    # Bumped by every write of the row (`save`, and the turn's conditional write in
+    # games.store): a process's cached copy (games.warm) is current while it matches.
+    revision = models.PositiveIntegerField(default=0)
 
     status = models.CharField(
         max_length=8, choices=Status.choices, default=Status.ACTIVE, db_index=True
@@ -90,6 +93,16 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.id} ({self.game_type}, {self.status})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Every save of an existing row is a new revision (the caller holds the row lock,
+        so its `revision` is the stored one)."""
+        update_fields = kwargs.get("update_fields")
+        if not self._state.adding:
+            self.revision += 1
+            if update_fields is not None:
+                kwargs["update_fields"] = [*update_fields, "revision"]
+        super().save(*args, **kwargs)
 
     @property
     def kind(self) -> GameKind:

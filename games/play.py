@@ -1,10 +1,13 @@
 """Live play: making a game, applying a seat's decision, resigning, rematches.
 
 `apply_turn` is the one apply path for people and bots (a bot's task acts as
-`Actor.bot(level)`): inside one transaction it locks the game row, checks the seat and the
-ply, lets the game kind apply the decision, stores the `Turn` and the cache, ends the game
-through `games.finish` when it is over, and sends the frame after commit. A resent turn for
-an applied ply gets the same frame back; anything else stale is refused with the state.
+`Actor.bot(level)`). The common turn is applied to the process's warm copy of the game
+(games.warm) and stored by one conditional write that holds only if nothing changed the
+game since (games.store.write_turn); anything else takes the locked path: inside one
+transaction it locks the game row, checks the seat and the ply, lets the game kind apply
+the decision, stores the `Turn` and the cache, ends the game through `games.finish` when it
+is over. Either way the frame is sent after commit. A resent turn for an applied ply gets
+the same frame back; anything else stale is refused with the state.
 """
 
 from __future__ import annotations
@@ -16,14 +19,14 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from . import bots, finish
-from .actors import Actor, seat_of
+from . import bots, finish, warm
+from .actors import Actor, SessionGuard, seat_of
 from .broadcast import Delivery, game_group, send_on_commit
 from .history import turn_frames
-from .kinds import KindError, get_kind
+from .kinds import KindError, LiveGame, get_kind
 from .models import Game, Seat, Turn
-from .protocol import Code, GameError, public_state, rematch_info, state_of, turn_frame
-from .store import live, lock_game
+from .protocol import Code, GameError, SignedOut, public_state, rematch_info, state_of, turn_frame
+from .store import live, lock_game, write_turn
 
 Termination = Game.Termination
 
@@ -92,10 +95,60 @@ def _seat_or_refuse(game: Game, actor: Actor | None, what: str) -> int:
     return seat
 
 
-def apply_turn(game_id: str, *, actor: Actor | None, ply: int, token: str) -> TurnResult:
-    """Play `token` at `ply` for the seat `actor` holds. Exactly once per ply."""
+def apply_turn(game_id: str, *, actor: Actor | None, ply: int, token: str,
+               guard: SessionGuard | None = None) -> TurnResult:
+    """Play `token` at `ply` for the seat `actor` holds. Exactly once per ply. A socket's
+    turn carries its session's `guard`: a session that has ended acts for no one."""
+    entry = warm.get(game_id)
+    if entry is not None:
+        with entry.lock:
+            result = _apply_warm(entry, actor, ply, token, guard)
+        if result is not None:
+            return result
+    return _apply_locked(game_id, actor, ply, token, guard)
+
+
+def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
+                guard: SessionGuard | None) -> TurnResult | None:
+    """The common turn, from this process's warm copy, in one conditional write. None
+    when the copy cannot decide alone: a refusal (the locked path words it from the
+    stored game), a turn that ends the game (the finish seam runs under the lock), a write
+    refused because the game changed elsewhere or the session ended."""
+    game, lg = entry.game, entry.lg
+    if warm.get(game.id) is not entry:  # replaced while this thread waited for the lock
+        return None
+    seat = seat_of(game, actor)
+    if seat is None or ply != game.ply or game.is_over or seat not in lg.acting():
+        return None
+    if guard is not None and not guard.in_sql and not guard.holds():
+        raise SignedOut()
+    warm.forget(game.id)  # until the write succeeds, the copy is ahead of the row
+    try:
+        events = lg.apply(seat, token)
+    except KindError:
+        return None
+    if lg.over:
+        return None
+    turn = Turn(game=game, ply=ply, token=token, seat=seat, events=events)
+    game.position = lg.position()
+    game.ply = lg.ply
+    game.tokens = list(lg.tokens)
+    fields = ["position", "ply", "tokens", *bots.after_change(game, lg)]
+    if not write_turn(game, fields, turn, guard if guard is not None and guard.in_sql
+                      else None):
+        return None
+    warm.keep(game, lg)
+    return _sent(game, turn, lg)
+
+
+def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
+                  guard: SessionGuard | None) -> TurnResult:
+    """Any turn, with the game row locked and read afresh: resent and stale turns, the
+    turn that ends the game, and any the warm copy could not decide."""
     with transaction.atomic():
         game = lock_game(game_id)
+        if guard is not None and not guard.holds():
+            raise SignedOut()
         seat = _seat_or_refuse(game, actor, "play")
         if ply < game.ply:
             turn = game.turns.filter(ply=ply).first()
@@ -127,9 +180,15 @@ def apply_turn(game_id: str, *, actor: Actor | None, ply: int, token: str) -> Tu
             finish.finish(game, lg, Termination.PLAYED_OUT, fields)
         else:
             game.save(update_fields=fields)
-        frame = turn_frame(game, turn, public_state(game, lg), lg)
-        delivery = send_on_commit(game_group(game.id), frame)
-        bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
+        transaction.on_commit(lambda: warm.keep(game, lg))
+        return _sent(game, turn, lg)
+
+
+def _sent(game: Game, turn: Turn, lg: LiveGame) -> TurnResult:
+    """The turn's frame, sent to the game's group once committed, then the bot's task."""
+    frame = turn_frame(game, turn, public_state(game, lg), lg)
+    delivery = send_on_commit(game_group(game.id), frame)
+    bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
     return TurnResult(frame, delivery=delivery)
 
 

@@ -74,6 +74,14 @@ class GameError(Exception):
         return body
 
 
+class SignedOut(GameError):
+    """A socket's session ended (sign-out, a password change, deactivation): it acts for
+    no one, and the socket closes after this refusal."""
+
+    def __init__(self) -> None:
+        super().__init__(Code.NOT_A_PLAYER, "this socket's session has signed out")
+
+
 class NotFound(GameError):
     def __init__(self, what: str) -> None:
         super().__init__(Code.NOT_FOUND, f"no such {what}")

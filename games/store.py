@@ -1,13 +1,20 @@
-"""Loading games: a row with its seats (and their members' ratings), locked or not, and
-the game kind's in-memory game from the row's cache (`live`) or by replay (`replayed`)."""
+"""Loading and writing games: a row with its seats (and their members' ratings), locked or
+not; the game kind's in-memory game from the row's cache (`live`) or by replay
+(`replayed`); and a turn's conditional write (`write_turn`)."""
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from typing import TYPE_CHECKING, Any
+
+from django.db import connection, transaction
+from django.db.models import Field, Model, Prefetch
 
 from .kinds import LiveGame
-from .models import Game, Seat
+from .models import Game, Seat, Turn
 from .protocol import NotFound
+
+if TYPE_CHECKING:
+    from .actors import SessionGuard
 
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user__player").order_by("index"))
 
@@ -44,3 +51,61 @@ def live(game: Game) -> LiveGame:
 def replayed(game: Game, upto: int | None = None) -> LiveGame:
     """The game replayed from its start through `upto` decisions (all by default)."""
     return game.kind.replay(game.start, list(game.tokens[:upto]))
+
+
+def write_turn(game: Game, fields: list[str], turn: Turn, guard: SessionGuard | None) -> bool:
+    """A turn's one write, without a row lock: save the game's `fields` (already set on
+    `game`) as the next revision and insert `turn`, on condition that the stored row is
+    still at `game.revision` and active at the turn's ply, and that `guard`'s session still
+    holds. On PostgreSQL one statement (an UPDATE … RETURNING feeding the INSERT, in
+    autocommit: one round trip); elsewhere both in one transaction. True if written; False
+    changed nothing (the caller takes the locked path, which says why)."""
+    revision = game.revision
+    sets, values = _columns(game, [*fields, "revision"], {"revision": revision + 1})
+    where = ['"id" = %s', '"revision" = %s', '"ply" = %s', '"status" = %s']
+    params = [*values, game.id, revision, turn.ply, Game.Status.ACTIVE]
+    if guard is not None:
+        clauses, guard_params = guard.sql(connection)
+        where += clauses
+        params += guard_params
+    update = (f'UPDATE {_table(Game)} SET {", ".join(f"{c} = %s" for c in sets)} '
+              f'WHERE {" AND ".join(where)}')
+    columns, turn_values = _columns(turn, [f.name for f in Turn._meta.concrete_fields
+                                           if not f.primary_key], adding=True)
+    names = ", ".join(columns)
+    marks = ", ".join(["%s"] * len(columns))
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f'WITH moved AS ({update} RETURNING "id") INSERT INTO '
+                           f'{_table(Turn)} ({names}) SELECT {marks} FROM moved',
+                           [*params, *turn_values])
+            written = cursor.rowcount == 1
+        else:
+            with transaction.atomic():
+                cursor.execute(update, params)
+                written = cursor.rowcount == 1
+                if written:
+                    cursor.execute(f"INSERT INTO {_table(Turn)} ({names}) VALUES ({marks})",
+                                   turn_values)
+    if written:
+        game.revision = revision + 1
+    return written
+
+
+def _table(model: type[Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _columns(obj: Model, names: list[str], values: dict[str, Any] | None = None,
+             adding: bool = False) -> tuple[list[str], list[Any]]:
+    """The quoted columns of `obj`'s fields `names` and their values as the database takes
+    them (what `Model.save` would send; `values` overrides an attribute)."""
+    columns, out = [], []
+    for name in names:
+        f = obj._meta.get_field(name)
+        assert isinstance(f, Field)
+        value = (values or {}).get(name, f.pre_save(obj, adding))
+        assert f.column is not None
+        columns.append(connection.ops.quote_name(f.column))
+        out.append(f.get_db_prep_save(value, connection))
+    return columns, out

@@ -5,13 +5,19 @@
 
 Setup: `manage.py load_setup` (run by this script with the same environment, so point
 DATABASE_URL at the server's database) makes a pair of signed-in players and one game per
-pair. Each player opens `/ws/game/<id>/` with its session cookie (sockets spread over the
---url servers round-robin), and one --think seconds after it sees it is its turn sends a
-random legal turn (taking an unload when one is offered). Measured:
+pair. Each player opens `/ws/game/<id>/` with its session cookie, and one --think seconds
+after it sees it is its turn sends a random legal turn (taking an unload when one is
+offered). `--route game` (the default) sends both sockets of a game to one --url server,
+games round-robin, as nginx's `hash $request_uri` does in the production topology
+(docs/production.md); `--route socket` spreads the sockets themselves round-robin, so a
+game's two players sit on different processes. Measured:
 
 - turns/s: turns acknowledged per second over the run;
 - ack latency: turn sent -> the `turn` frame for that ply back on the sender's socket;
-- delivery latency: turn sent -> that `turn` frame on the opponent's socket.
+- delivery latency: turn sent -> that `turn` frame on the opponent's socket;
+- server CPU per turn: the CPU seconds (from /proc) of the --server-pid processes plus every
+  PostgreSQL and Redis process on this machine, from just before the first socket opens to
+  after the last closes, over every turn acknowledged in that time.
 
 At the end (no new turns after --duration; outstanding acks are awaited) it checks every
 game's stored turns (`/g/<id>/events?after=0`) against what the clients played and that
@@ -153,6 +159,32 @@ async def player(run: GameRun, side: str, session: str, base: str, args, stats: 
         closer.cancel()
 
 
+SERVICE_NAMES = ("postgres", "redis-server")
+
+
+def cpu_seconds(pids: list[int]) -> dict[str, float]:
+    """CPU seconds so far of the ASGI processes `pids` and of PostgreSQL and Redis (every
+    process of theirs: PostgreSQL's backends come and go with connections, so a backend
+    that exits during the run loses its share, which is small with pooled connections)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out = {"asgi": 0.0, "postgres": 0.0, "redis-server": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        seconds = (int(fields[11]) + int(fields[12])) / ticks
+        if int(entry.name) in pids:
+            out["asgi"] += seconds
+        elif name in SERVICE_NAMES:
+            out[name] += seconds
+    return out
+
+
 def setup(games: int, size: int) -> list[dict]:
     cmd = [sys.executable, "manage.py", "load_setup", "--games", str(games), "--size",
            str(size), "--force"]
@@ -175,6 +207,10 @@ async def main() -> int:
                     help="seconds of play before no new turns are sent")
     ap.add_argument("--ramp", type=float, default=5.0, help="seconds to open all sockets")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--route", choices=("game", "socket"), default="game",
+                    help="one server per game (nginx's hash routing) or per socket")
+    ap.add_argument("--server-pid", type=int, action="append", default=[],
+                    help="an ASGI server process to count the CPU of (repeat)")
     args = ap.parse_args()
     urls = args.url or ["http://127.0.0.1:8000"]
 
@@ -187,9 +223,10 @@ async def main() -> int:
     runs = [GameRun(g["id"]) for g in games]
     rng = random.Random(args.seed)
     tasks = []
+    cpu_before = cpu_seconds(args.server_pid)
     for i, (g, run) in enumerate(zip(games, runs, strict=True)):
         for j, side in enumerate(("blue", "orange")):
-            base = urls[(2 * i + j) % len(urls)]
+            base = urls[(i if args.route == "game" else 2 * i + j) % len(urls)]
             tasks.append(asyncio.create_task(player(
                 run, side, g[side], base, args, stats, stop, random.Random(rng.random()))))
         await asyncio.sleep(args.ramp / len(games))
@@ -200,6 +237,9 @@ async def main() -> int:
     turns_in_window = stats.turns
     results = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
     failures = [r for r in results if isinstance(r, BaseException)]
+    cpu_after = cpu_seconds(args.server_pid)
+    cpu = {name: cpu_after[name] - cpu_before[name] for name in cpu_before}
+    all_turns = stats.turns
 
     lost = mismatched = unseen = 0
     missing_detail = []
@@ -218,7 +258,8 @@ async def main() -> int:
 
     ms = 1000
     print(json.dumps({
-        "games": len(runs), "servers": urls, "think_s": args.think, "size": args.size,
+        "games": len(runs), "servers": urls, "route": args.route, "think_s": args.think,
+        "size": args.size,
         "window_s": round(elapsed, 1), "turns": turns_in_window,
         "turns_per_s": round(turns_in_window / elapsed, 1),
         "ack_ms": {"p50": round(percentile(stats.acks, 50) * ms, 1),
@@ -230,6 +271,11 @@ async def main() -> int:
                         "p99": round(percentile(stats.deliveries, 99) * ms, 1),
                         "max": round(max(stats.deliveries, default=0) * ms, 1)},
         "mean_ack_ms": round(statistics.fmean(stats.acks) * ms, 1) if stats.acks else None,
+        "server_cpu_ms_per_turn": {
+            "turns_counted": all_turns,
+            **{name: round(ms * seconds / max(all_turns, 1), 3) for name, seconds in cpu.items()},
+            "total": round(ms * sum(cpu.values()) / max(all_turns, 1), 3),
+        } if args.server_pid else None,
         "finished_games": sum(r.over for r in runs),
         "errors": stats.errors, "syncs": stats.syncs,
         "client_failures": [repr(f) for f in failures[:5]], "client_failure_count": len(failures),

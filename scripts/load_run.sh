@@ -32,7 +32,8 @@ cpu() { local t=0; for p in "${pids[@]}"; do
 before=$(cpu)
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)"
 .venv/bin/python scripts/load_live.py --url http://127.0.0.1:8001 --url http://127.0.0.1:8002 \
-    --games "$games" --think 1.0 --duration "$duration" --ramp 8 | tee /tmp/load_run.out
+    --games "$games" --think 1.0 --duration "$duration" --ramp 8 ${ROUTE:+--route "$ROUTE"} \
+    $(printf -- '--server-pid %s ' "${pids[@]}") | tee /tmp/load_run.out
 after=$(cpu)
 ticks=$(getconf CLK_TCK)
 python3 - "$before" "$after" "$ticks" <<'PY'

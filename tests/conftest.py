@@ -46,10 +46,12 @@ def pytest_report_header(config):
 
 @pytest.fixture(autouse=True)
 def fresh_live_limits():
-    """Each test starts with empty per-process budgets, socket counts and frame cache
-    (games/limits.py, games/history.py), as a fresh server process would."""
-    from games import history, limits
+    """Each test starts with empty per-process budgets, socket counts, frame cache and warm
+    games (games/limits.py, games/history.py, games/warm.py), as a fresh server process
+    would."""
+    from games import history, limits, warm
 
     limits.reset()
     history.recent.clear()
+    warm.clear()
     yield

@@ -1,0 +1,77 @@
+"""Warm games: each process keeps the games it plays loaded, so a turn reads nothing.
+
+An entry is a game row as `games.store` loads it (its seats, their members and ratings,
+which change only when a game ends) with the kind's in-memory game at the row's
+`revision`. A turn applies to the entry's copy and writes on condition that the stored
+revision is still the entry's (`games.store.write_turn`); if anything changed the game
+since (another process, a resign, the Daily Challenge's checks, the admin), the write
+changes nothing, the entry is dropped and the turn takes the locked path, which loads the
+game afresh and warms it again after its commit.
+
+Per process, bounded (the least recently used entry goes), and each entry has a lock so
+two threads of one process never apply turns to one copy at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+from .kinds import LiveGame
+from .models import Game
+
+
+@dataclass
+class Warm:
+    game: Game
+    lg: LiveGame
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_entries: OrderedDict[str, Warm] = OrderedDict()
+_lock = threading.Lock()
+
+
+def get(game_id: str) -> Warm | None:
+    """The warm entry of a game, if this process has one (it becomes the most recent)."""
+    with _lock:
+        entry = _entries.get(game_id)
+        if entry is not None:
+            _entries.move_to_end(game_id)
+        return entry
+
+
+def keep(game: Game, lg: LiveGame) -> None:
+    """Warm `game` (as just committed, with its seats loaded) with its kind's game `lg`.
+    Finished games are not kept: nothing more is played in them."""
+    if game.is_over:
+        forget(game.id)
+        return
+    with _lock:
+        _entries[game.id] = Warm(game, lg)
+        _entries.move_to_end(game.id)
+        while len(_entries) > settings.LIVE_WARM_GAMES:
+            _entries.popitem(last=False)
+
+
+def keep_if_cold(game: Game, lg: LiveGame) -> None:
+    """Warm a game a player opens, unless this process has it already (a copy read without
+    the lock may be older than the entry a turn just kept)."""
+    with _lock:
+        if game.id in _entries:
+            return
+    keep(game, lg)
+
+
+def forget(game_id: str) -> None:
+    with _lock:
+        _entries.pop(game_id, None)
+
+
+def clear() -> None:
+    """Drop every entry (tests that change rows behind the site's back)."""
+    with _lock:
+        _entries.clear()
