@@ -10,8 +10,9 @@ a queued or running review is not sent again (unless its worker went quiet for
 Progress is written to the row after every turn and sent to the game's group as a
 `review` frame (docs/live-protocol.md); the page polls `/g/<id>/review.json`.
 
-The spoiler shield: a Daily Challenge game (`mode == "daily"`) is not reviewed, shown or
-analysed before its Pacific day has ended (`spoiler_shielded`).
+The spoiler shield: a game is not reviewed, shown or analysed while the site's access hook
+(`games.access.hidden_reason`) hides it from a viewer who holds no seat, as the Daily
+Challenge's hook does until the day ends (`shield_reason`).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from cargosite.howto import board
-from cargosite.timezones import pacific_today, site_day_tz
 
+from . import access
 from .broadcast import game_group, send_to_group
 from .kinds import KindError
 from .models import Game, GameReview
@@ -43,21 +44,27 @@ GRAPH_WIDTH, GRAPH_HEIGHT, GRAPH_PAD = 640, 160, 8
 # --- who may see a review -----------------------------------------------------------------
 
 
-def spoiler_shielded(game: Game, now: dt.datetime | None = None) -> bool:
-    """True while a Daily Challenge game's Pacific day has not ended: its review (and
-    analysis) would spoil the day's challenge. The one check the review's views make, so
-    it can be routed through the site's "may this viewer see this game now?" hook."""
-    if game.mode != Game.Mode.DAILY:
-        return False
-    day = game.created_at.astimezone(site_day_tz()).date()
-    return pacific_today(now) <= day
+def shield_reason(game: Game) -> str | None:
+    """Why nobody may review the game yet, or None. A review is shown to anyone with its
+    link, so it opens only once the game may be shown to everyone: the site's "may this
+    viewer see this game now?" hook (`games.access`), asked for a viewer who holds no seat.
+    For a Daily Challenge game that is the day's spoiler shield (`puzzles.daily.hooks`),
+    which lets only the day's players see its games until the day ends (midnight Pacific),
+    so even the player's own review waits for the end of the day."""
+    return access.hidden_reason(game, None)
 
 
-def check_reviewable(game: Game, now: dt.datetime | None = None) -> None:
+def spoiler_shielded(game: Game) -> bool:
+    """True while the game may not be reviewed by anyone yet (`shield_reason`)."""
+    return shield_reason(game) is not None
+
+
+def check_reviewable(game: Game) -> None:
     """GameError unless the game may be reviewed now: over, shown, of a kind that reviews."""
-    if spoiler_shielded(game, now):
-        raise GameError(Code.SPOILER, "this Daily Challenge game can be reviewed once its "
-                        "day has ended (midnight Pacific time)")
+    hidden = shield_reason(game)
+    if hidden:
+        raise GameError(Code.SPOILER, "A review can be seen by anyone with its link, so it "
+                        f"opens once this game is hidden from nobody. {hidden}")
     if not game.is_over:
         raise GameError(Code.GAME_NOT_OVER, "only a finished game can be reviewed")
     if not game.kind.review_version:
