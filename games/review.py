@@ -25,7 +25,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from cargosite.howto import board
+from cargosite.reviews import marked_entry
 
 from . import access
 from .broadcast import game_group, send_to_group
@@ -175,10 +175,6 @@ def review_status(game: Game) -> dict[str, Any]:
             "review": review.data if _current(review, game) else None}
 
 
-def _bay(rows: list[str], cells: list[str], lock: str | None, label: str) -> dict[str, Any]:
-    return board(rows, set(cells), lock, label)
-
-
 def graph(data: dict[str, Any]) -> dict[str, Any]:
     """The evaluation graph as SVG coordinates: Blue's margin by turn (points up for Blue),
     clipped to ±20 points, and a dot on each marked turn."""
@@ -213,22 +209,9 @@ def review_page_data(game: Game) -> dict[str, Any]:
     if data is None:
         return out
     kind = game.kind
-    for t in data["turns"]:
-        if not t["grade"]:
-            continue
-        side = t["side"]
-        out["marked"].append({
-            **t,
-            "number": t["ply"] + 1,
-            "side_label": side.title(),
-            "loss_points": f"{t['loss'] / 100:.1f}",
-            "before_bay": _bay(t["before"], t["cells"], t["before_lock"],
-                               f"Before turn {t['ply'] + 1}, {side.title()} to move"),
-            "played_bay": _bay(t["after_played"], t["cells"], t["played_lock"],
-                               f"After the turn played, {t['token']}"),
-            "best_bay": _bay(t["after_best"], t["cells"], t["best_lock"],
-                             f"After CargoBot's suggestion, {t['best']}"),
-        })
+    out["marked"] = [marked_entry(t, headline=f"{t['loss'] / 100:.1f} points",
+                                  suggested="CargoBot's suggestion")
+                     for t in data["turns"] if t["grade"]]
     for seat in range(len(game.seat_list)):
         key = kind.seat_key(seat)
         out["accuracy"].append({"side": key, "label": kind.seat_label(seat),
