@@ -19,6 +19,10 @@ API
     The analysis board: the game's first turns (``tokens``), then the player's own trial
     turns (``line``, each checked by the engine); the last trial turn scored against
     CargoBot's best and CargoBot's suggestion for the position reached.
+``review_puzzle(start, goal, limit, tokens) -> PuzzleReview``
+    A finished Weekly Puzzle attempt, by the exact solver (engine.solver) instead of the
+    search: the turn after which the goal can no longer be met in the turns left is marked,
+    with its reason and boards (see the section "puzzle attempts" below).
 
 Thresholds (docs/review.md says how they were chosen): a turn that lost 2 points of final
 margin is an inaccuracy, 4 a mistake, 7 a blunder.
@@ -34,8 +38,9 @@ from engine.bot import BOT_VERSION, score_turn
 from engine.bot_eval import WIN
 from engine.describe import rows
 from engine.errors import EngineError
+from engine.game import Game
 from engine.geometry import SHAPE_ORDER, AppConMask
-from engine.notation import action_token, interpret_turn, parse_position, turn_token
+from engine.notation import Goal, action_token, interpret_turn, parse_position, turn_token
 from engine.position import (
     DAMAGE,
     LOCK,
@@ -50,6 +55,7 @@ from engine.position import (
     SIDE_NAMES,
     Position,
 )
+from engine.solver import Solution, solve
 
 #: The review's search: deeper than Hard in play (5 turns, 24 000 nodes).
 REVIEW_DEPTH = 6
@@ -642,11 +648,10 @@ class PuzzleReview:
         return asdict(self)
 
 
-def still_needed(game: Any) -> Any:
+def still_needed(game: Game) -> Goal:
     """The goal still to meet after the attempt so far (a puzzle Game), as a Goal."""
-    from engine.notation import Goal
-
     goal = game.goal
+    assert goal is not None
     if goal.kind == "score":
         return Goal("score", amount=goal.amount - game.gained)
     if goal.kind == "appcons":
@@ -654,7 +659,7 @@ def still_needed(game: Any) -> Any:
     return goal
 
 
-def _need_words(goal: Any) -> str:
+def _need_words(goal: Goal) -> str:
     if goal.kind == "unload":
         shape = SHAPE_ORDER[goal.shape]
         return f"unload {_ARTICLE[shape]} {shape}"
@@ -667,17 +672,14 @@ def _turns(n: int) -> str:
     return f"{n} turn{'s' if n != 1 else ''}"
 
 
-def _solve_from(game: Any, turns_left: int) -> Any:
+def _solve_from(game: Game, turns_left: int) -> Solution:
     """The solver's answer for the rest of an attempt: the position now, the goal still
     needed, the turns left."""
-    from engine.game import Game
-    from engine.solver import solve
-
     return solve(Game(game.position, still_needed(game), turns_left))
 
 
 def _puzzle_reason(p: Position, action: int, unload: int, best_action: int, best_unload: int,
-                   *, need: Any, turns_left: int, fewest: int, line: list[str],
+                   *, need: Goal, turns_left: int, fewest: int, line: list[str],
                    stuck: bool, nodes_after: int) -> tuple[str, list[str]]:
     """Why a turn lost the puzzle: the fact on the board, if one applies, then the proof."""
     fact, cells = "", []
@@ -719,13 +721,11 @@ def _puzzle_reason(p: Position, action: int, unload: int, best_action: int, best
     return fact + proof + solution, cells
 
 
-def review_puzzle(start: Position, goal: Any, limit: int, tokens: list[str]) -> PuzzleReview:
+def review_puzzle(start: Position, goal: Goal, limit: int, tokens: list[str]) -> PuzzleReview:
     """Review a finished puzzle attempt (its turns from the puzzle's Start): for each turn,
     the fewest turns to the goal before and after it, the solver's best turn, and the turn
     that lost the puzzle, marked with its reason and boards. EngineError names a bad turn;
     an attempt that is not over is refused (its review would give the solution away)."""
-    from engine.game import Game
-
     game = Game(start, goal, limit)
     turns: list[PuzzleTurn] = []
     nodes = 0
