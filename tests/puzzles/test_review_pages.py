@@ -66,7 +66,8 @@ def test_the_review_of_a_solved_attempt_shows_nothing_new(client, live_week, mem
     body = review(client, [SOLVE]).json()
     assert body["shown"] is False
     html = client.get(body["url"]).content.decode()
-    assert "Solved in 1 turn, within the limit of 1." in html and "Every turn kept the goal within reach" in html
+    assert "Solved in 1 turn, within the limit of 1." in html
+    assert "Every turn kept the goal within reach" in html
     assert "data-no-marks" in html
     p = Progress.objects.get(user=member)
     assert p.unaided and p.shown_at is None
