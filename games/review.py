@@ -64,7 +64,7 @@ def check_reviewable(game: Game) -> None:
     hidden = shield_reason(game)
     if hidden:
         raise GameError(Code.SPOILER, "A review can be seen by anyone with its link, so it "
-                        f"opens once this game is hidden from nobody. {hidden}")
+                        f"opens only when this game is visible to everyone. {hidden}")
     if not game.is_over:
         raise GameError(Code.GAME_NOT_OVER, "only a finished game can be reviewed")
     if not game.kind.review_version:
