@@ -10,8 +10,9 @@ a queued or running review is not sent again (unless its worker went quiet for
 Progress is written to the row after every turn and sent to the game's group as a
 `review` frame (docs/live-protocol.md); the page polls `/g/<id>/review.json`.
 
-The spoiler shield: a Daily Challenge game (`mode == "daily"`) is not reviewed, shown or
-analysed before its Pacific day has ended (`spoiler_shielded`).
+The spoiler shield: a game is not reviewed, shown or analysed while the site's access hook
+(`games.access.hidden_reason`) hides it from a viewer who holds no seat, as the Daily
+Challenge's hook does until the day ends (`shield_reason`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from cargosite.howto import board
-from cargosite.timezones import pacific_today, site_day_tz
+from cargosite.reviews import marked_entry
 
+from . import access
 from .broadcast import game_group, send_to_group
 from .kinds import KindError
 from .models import Game, GameReview
@@ -43,21 +44,27 @@ GRAPH_WIDTH, GRAPH_HEIGHT, GRAPH_PAD = 640, 160, 8
 # --- who may see a review -----------------------------------------------------------------
 
 
-def spoiler_shielded(game: Game, now: dt.datetime | None = None) -> bool:
-    """True while a Daily Challenge game's Pacific day has not ended: its review (and
-    analysis) would spoil the day's challenge. The one check the review's views make, so
-    it can be routed through the site's "may this viewer see this game now?" hook."""
-    if game.mode != Game.Mode.DAILY:
-        return False
-    day = game.created_at.astimezone(site_day_tz()).date()
-    return pacific_today(now) <= day
+def shield_reason(game: Game) -> str | None:
+    """Why nobody may review the game yet, or None. A review is shown to anyone with its
+    link, so it opens only once the game may be shown to everyone: the site's "may this
+    viewer see this game now?" hook (`games.access`), asked for a viewer who holds no seat.
+    For a Daily Challenge game that is the day's spoiler shield (`puzzles.daily.hooks`),
+    which lets only the day's players see its games until the day ends (midnight Pacific),
+    so even the player's own review waits for the end of the day."""
+    return access.hidden_reason(game, None)
 
 
-def check_reviewable(game: Game, now: dt.datetime | None = None) -> None:
+def spoiler_shielded(game: Game) -> bool:
+    """True while the game may not be reviewed by anyone yet (`shield_reason`)."""
+    return shield_reason(game) is not None
+
+
+def check_reviewable(game: Game) -> None:
     """GameError unless the game may be reviewed now: over, shown, of a kind that reviews."""
-    if spoiler_shielded(game, now):
-        raise GameError(Code.SPOILER, "this Daily Challenge game can be reviewed once its "
-                        "day has ended (midnight Pacific time)")
+    hidden = shield_reason(game)
+    if hidden:
+        raise GameError(Code.SPOILER, "A review can be seen by anyone with its link, so it "
+                        f"opens only when this game is visible to everyone. {hidden}")
     if not game.is_over:
         raise GameError(Code.GAME_NOT_OVER, "only a finished game can be reviewed")
     if not game.kind.review_version:
@@ -168,10 +175,6 @@ def review_status(game: Game) -> dict[str, Any]:
             "review": review.data if _current(review, game) else None}
 
 
-def _bay(rows: list[str], cells: list[str], lock: str | None, label: str) -> dict[str, Any]:
-    return board(rows, set(cells), lock, label)
-
-
 def graph(data: dict[str, Any]) -> dict[str, Any]:
     """The evaluation graph as SVG coordinates: Blue's margin by turn (points up for Blue),
     clipped to ±20 points, and a dot on each marked turn."""
@@ -206,22 +209,9 @@ def review_page_data(game: Game) -> dict[str, Any]:
     if data is None:
         return out
     kind = game.kind
-    for t in data["turns"]:
-        if not t["grade"]:
-            continue
-        side = t["side"]
-        out["marked"].append({
-            **t,
-            "number": t["ply"] + 1,
-            "side_label": side.title(),
-            "loss_points": f"{t['loss'] / 100:.1f}",
-            "before_bay": _bay(t["before"], t["cells"], t["before_lock"],
-                               f"Before turn {t['ply'] + 1}, {side.title()} to move"),
-            "played_bay": _bay(t["after_played"], t["cells"], t["played_lock"],
-                               f"After the turn played, {t['token']}"),
-            "best_bay": _bay(t["after_best"], t["cells"], t["best_lock"],
-                             f"After CargoBot's suggestion, {t['best']}"),
-        })
+    out["marked"] = [marked_entry(t, headline=f"{t['loss'] / 100:.1f} points",
+                                  suggested="CargoBot's suggestion")
+                     for t in data["turns"] if t["grade"]]
     for seat in range(len(game.seat_list)):
         key = kind.seat_key(seat)
         out["accuracy"].append({"side": key, "label": kind.seat_label(seat),

@@ -7,6 +7,8 @@ the position, goal or limit sends it back to unvalidated (`Puzzle.save`). A puzz
 scheduled by being given a `Week` and a day (0 = Monday .. 6 = Sunday); a week is a draft
 until it is published (by a curator, or by the site itself when Monday comes without one).
 
+`AttemptReview` is the solver's review of one finished attempt, shared by its key.
+
 `Progress` is a member's record of one puzzle: attempts, whether and when it was solved, in
 how many attempts and with which line, and whether the solution had been shown first. Guests'
 progress stays in their browser (docs/puzzles-site.md). Nothing here counts anywhere else.
@@ -174,3 +176,36 @@ class Progress(models.Model):
     @property
     def solved(self) -> bool:
         return self.solved_at is not None
+
+
+class AttemptReview(models.Model):
+    """The review of one finished attempt at a puzzle (docs/puzzles-site.md): the solver's
+    verdict on each of its turns and the turn that lost the puzzle, with its reason and
+    boards (`engine.review.review_puzzle`). The same attempt (puzzle and turns) always gets
+    the same review, so it is made once and shared by its `key` (`/puzzles/review/<key>`);
+    it is made again when the engine's `PUZZLE_REVIEW_VERSION` changes."""
+
+    class Outcome(models.TextChoices):
+        SOLVED = "solved"
+        OUT_OF_TURNS = "out_of_turns", "out of turns"
+
+    key = models.CharField(primary_key=True, max_length=16, editable=False)
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="reviews")
+    line = models.CharField(max_length=200, help_text="The attempt's turns, in order.")
+    outcome = models.CharField(max_length=12, choices=Outcome.choices)
+    version = models.CharField(max_length=16)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["puzzle", "line"],
+                                    name="puzzles_one_review_an_attempt"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Review {self.key} of puzzle {self.puzzle_id}: {self.line}"
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.line.split()

@@ -24,10 +24,12 @@ app_name = "puzzles"
 urlpatterns = [
     path("", views.index, name="index"),
     path("merge", views.merge, name="merge"),
+    path("review/<str:key>", views.review_page, name="review"),
     path("week/<day:monday>/", views.week, name="week"),
     path("<day:day>/", views.puzzle, name="puzzle"),
     path("<day:day>/state", views.attempt_state, name="state"),
     path("<day:day>/turn", views.turn, name="turn"),
     path("<day:day>/solution", views.solution, name="solution"),
     path("<day:day>/figures", views.figures, name="figures"),
+    path("<day:day>/review", views.review_attempt, name="review_attempt"),
 ]

@@ -3,8 +3,9 @@
 Pages: `/puzzles/` (this week), `/puzzles/week/<monday>/` (any published week up to this
 one), `/puzzles/<yyyy-mm-dd>/` (a day's puzzle, from its day on). Endpoints, all POST with
 a JSON body and the CSRF header: `state` (the attempt after its turns), `turn` (one more
-turn), `solution` (the solver's line, stepped), `figures` (after solving), and `merge`
-(a browser's guest progress into the signed-in account: preview, then apply).
+turn), `solution` (the solver's line, stepped), `figures` (after solving), `review` (a
+finished attempt's review: its URL), and `merge` (a browser's guest progress into the
+signed-in account: preview, then apply). The review page: `/puzzles/review/<key>`.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from . import progress, schedule
-from .models import DAY_NAMES, Puzzle, Week
+from . import progress, reviews, schedule
+from .models import DAY_NAMES, AttemptReview, Puzzle, Week
 from .play import PlayError, new_game, play_turn, replay, solution_steps, state
 from .records import WEEK_SCHEDULE, goal_words
 
@@ -138,6 +139,7 @@ def puzzle(request: HttpRequest, day: dt.date) -> HttpResponse:
     summary = progress.member_summary(progress.progress_of(member, p)) if member else None
     urls = {name: reverse(f"puzzles:{name}", kwargs={"day": day})
             for name in ("state", "turn", "solution", "figures")}
+    urls["review"] = reverse("puzzles:review_attempt", kwargs={"day": day})
     page = {
         "puzzle": p.pk, "date": day.isoformat(), "day": DAY_NAMES[day.weekday()],
         "goal_words": goal_words(p.goal, p.turns), "limit": p.turns, "size": p.size,
@@ -238,6 +240,54 @@ def figures(request: HttpRequest, day: dt.date) -> JsonResponse:
         return {"figures": progress.figures(p)}
 
     return _answer(run)
+
+
+@require_POST
+def review_attempt(request: HttpRequest, day: dt.date) -> JsonResponse:
+    """A finished attempt's review: `{"tokens": [...]}` → `{"url", "shown"}` (`shown`: it
+    counted as showing the solution; a member's `progress` comes with it)."""
+    p = _open_puzzle(day)
+
+    def run() -> dict[str, Any]:
+        member = _member(request)
+        review = reviews.review_attempt(p, _body(request).get("tokens", []))
+        shown = reviews.made(review, member, request.session)
+        out: dict[str, Any] = {"url": reverse("puzzles:review", kwargs={"key": review.key}),
+                               "shown": shown}
+        if member is not None:
+            out["progress"] = progress.member_summary(progress.progress_of(member, p))
+        return out
+
+    return _answer(run)
+
+
+@never_cache
+def review_page(request: HttpRequest, key: str) -> HttpResponse:
+    """GET: the review of an attempt, or first what opening it means (it shows a solution).
+    POST: open it anyway (that counts as showing the solution), then back to GET."""
+    review = get_object_or_404(AttemptReview.objects.select_related("puzzle__week"), key=key)
+    p = review.puzzle
+    if _playable(p.pk) is None:
+        raise Http404("that puzzle is not open")
+    member = _member(request)
+    if request.method == "POST":
+        reviews.opened(review, member, request.session)
+        return redirect("puzzles:review", key=key)
+    if request.method != "GET":
+        return HttpResponse(status=405, headers={"Allow": "GET, POST"})
+    assert p.date is not None
+    context: dict[str, Any] = {
+        "review": review, "puzzle": p, "day": p.date, "day_name": DAY_NAMES[p.date.weekday()],
+        "goal_words": goal_words(p.goal, p.turns),
+        "puzzle_url": reverse("puzzles:puzzle", kwargs={"day": p.date}),
+        "week_url": _week_url(schedule.monday_of(p.date)),
+        "guest": member is None,
+    }
+    if not reviews.may_see(review, member, request.session):
+        context["ask"] = True
+        return render(request, "puzzles/review.html", context)
+    context.update(reviews.page_data(review))
+    return render(request, "puzzles/review.html", context)
 
 
 def _playable(pid: int) -> Puzzle | None:

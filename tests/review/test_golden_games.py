@@ -19,6 +19,13 @@ PROPPED_UP_I = """[Start "...../...../xxx../OOO../xxx.B b - - - - - 0 0 4 0.92"]
 d d+a2b2c2d2
 """
 
+# Blue holds an I (a1 a2 a3 a4) it could unload now; it drops in e instead, and Orange's
+# Cargo Damage on a2 a3 breaks it (a5 and e5 were the only empty cells).
+HELD_I = """[Start ".xxx./Bxxxx/Bxxxx/Bxxxx/Bxxxx b - D - - - 0 0 4 0.92"]
+
+e Da2a3
+"""
+
 
 def review_of(text):
     record = parse_record(text)
@@ -47,6 +54,28 @@ def test_the_drop_that_let_orange_unload_is_marked_with_its_reason():
     assert first.after_best[1][0] == "B" and first.after_best[-1][3] == "."
     # Orange's turn took what it was given: no mark
     assert review.turns[1].grade == ""
+
+
+def test_holding_an_appcon_that_orange_then_broke_is_marked_with_its_reason():
+    review = review_of(HELD_I)
+    first = review.turns[0]
+    assert first.grade == "blunder"
+    assert first.best == "a+a1a2a3a4"
+    assert first.reason == ("Holding the I (a1 a2 a3 a4) for later let Orange's Cargo Damage "
+                            "break it (Da2a3).")
+    assert first.cells == ["a1", "a2", "a3", "a4"]
+    # the boards: the I on the bay before and after the turn played, unloaded after the best
+    assert [row[0] for row in first.before] == [".", "B", "B", "B", "B"]
+    assert first.after_played[0] == ".xxxB" and first.after_played[-1] == "Bxxxx"
+    assert [row[0] for row in first.after_best] == ["B", "x", "x", "x", "x"]
+    assert review.turns[1].grade == ""
+
+
+def test_the_broken_appcon_is_gone_after_orange_s_damage():
+    """Replaying the record: after Da2a3 column a holds only two Blue cores, no I."""
+    game = Game.from_record(HELD_I)
+    assert format_position(game.position).split()[0] == ".xxxB/.xxxx/.xxxx/Bxxxx/Bxxxx"
+    assert game.position.points[0] == 0
 
 
 def test_the_facts_of_the_reason_hold_on_the_board():

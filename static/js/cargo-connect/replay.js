@@ -1,7 +1,8 @@
 // The replay viewer: step through a finished game's states, animating each turn forward.
 // Reuses the view's board and panels and the live shell's DOM helpers; no socket.
 // `mountReplay(root, data, {onMove})` drives any page with the viewer's hooks (the replay
-// page, #replay, starts itself; the review page mounts it from review.js).
+// page, #replay, starts itself; the review pages mount it from review-marks.js). `data` is
+// {states, turns, startText?}; the page may leave out [data-players] and [data-audit].
 import { readJson } from "../live/dom.js";
 import { Bay, touchedBy } from "./board.js";
 import { describeTurn, renderAudit, renderPlayers, renderTurnList } from "./panels.js";
@@ -17,18 +18,19 @@ export function mountReplay(root, data, { onMove } = {}) {
 
   function panels() {
     const state = states[at];
-    renderPlayers($("[data-players]"), state, null);
+    // A puzzle attempt's review has no players' panels and no Final Audit.
+    if ($("[data-players]")) renderPlayers($("[data-players]"), state, null);
     renderTurnList($("[data-turns]"), turns.map((t) => t.token), {
       sides: turns.map((t) => t.side),
       current: at,
       onPick: (k) => go(k),
     });
-    renderAudit($("[data-audit]"), at === last ? state : { ...state, over: false });
+    if ($("[data-audit]")) renderAudit($("[data-audit]"), at === last ? state : { ...state, over: false });
     $("[data-ply]").textContent = `Turn ${at} of ${last}`;
     $("[data-first]").disabled = $("[data-prev]").disabled = at === 0;
     $("[data-next]").disabled = $("[data-last]").disabled = at === last;
     const turn = turns[at - 1];
-    const text = turn ? `${at}. ${describeTurn(turn.side, turn.token, turn.events)}` : "The empty bay.";
+    const text = turn ? `${at}. ${describeTurn(turn.side, turn.token, turn.events)}` : data.startText || "The empty bay.";
     $("[data-message]").textContent = text;
     $("[data-announce]").textContent = text;
     onMove?.(at);

@@ -1,12 +1,13 @@
-// The review page (docs/review.md): the replay viewer (replay.js), jumping to a marked turn,
+// The review page (docs/review.md): the replay viewer and jumping to a marked turn (shared
+// with a puzzle attempt's review: review-marks.js),
 // the progress while CargoBot reviews, and the analysis board, where the viewer tries turns
 // from any position; the server checks and scores every trial turn (nothing is decided
 // here, nothing is stored).
-import { el, readJson } from "../live/dom.js";
+import { el } from "../live/dom.js";
 import { Bay } from "./board.js";
 import { TurnControls } from "./controls.js";
 import { sideName } from "./panels.js";
-import { mountReplay } from "./replay.js";
+import { mountReview } from "./review-marks.js";
 
 const POLL_MS = 2000;
 const points = (centi) => {
@@ -119,24 +120,12 @@ function start() {
   if (!root) return;
   const status = root.dataset.status;
   if (status === "queued" || status === "running") pollProgress(root);
-  const viewer = root.querySelector("#review-replay");
-  const dataNode = document.getElementById("replay-data");
-  if (!viewer || !dataNode) return;
+  const replay = mountReview(root);
+  if (!replay) return;
   const analyse = root.querySelector("[data-analyse]");
   const board = new AnalysisBoard(root.querySelector("[data-analysis]"), root.dataset.analysisUrl);
-  const replay = mountReplay(viewer, readJson("replay-data"));
   analyse.hidden = false;
   analyse.addEventListener("click", () => board.open(replay.at));
-  for (const node of root.querySelectorAll("[data-goto]")) {
-    node.hidden = false;
-    node.addEventListener("click", (event) => {
-      event.preventDefault();
-      replay.go(Number(node.dataset.goto));
-      viewer.scrollIntoView({ behavior: "smooth", block: "start" });
-    });
-  }
-  const hash = /^#turn-(\d+)$/.exec(window.location.hash);
-  if (hash) replay.go(Number(hash[1]));
 }
 
 start();

@@ -97,8 +97,33 @@ function drawResult() {
   if (status === "solved") {
     panel.append(el("h2", "", "Solved"), el("p", "", `${state.puzzle.goal_words.replace(/\.$/, "")}: done in ${state.turns.length}.`));
   } else if (status === "out_of_turns") {
-    panel.append(el("h2", "", "Out of turns"), el("p", "", "Undo the last turn, retry, or show the solution."));
+    panel.append(el("h2", "", "Out of turns"), el("p", "", "Undo the last turn, retry, show the solution, or review the attempt."));
   }
+  if (status !== "playing") {
+    // Only a finished attempt is reviewed (the server refuses one in progress), so the
+    // review cannot give the solution away mid-attempt.
+    const review = el("button", "btn", "Review this attempt");
+    review.type = "button";
+    review.dataset.review = "";
+    review.addEventListener("click", reviewAttempt);
+    const actions = el("p", "puzzle-actions");
+    actions.append(review);
+    panel.append(actions);
+  }
+}
+
+async function reviewAttempt() {
+  const failed = state.puzzle.status !== "solved";
+  if (failed && !isSolved() && !wasShown()
+      && !window.confirm("The review shows the solver's line: solving afterwards will not count in the puzzle's figures.")) return;
+  const { ok, data } = await postJson(page.urls.review, { tokens: state.turns }, csrf);
+  if (!ok) {
+    message(data.error || "Could not review the attempt.", true);
+    return;
+  }
+  if (page.member) page.progress = data.progress;
+  else if (data.shown) updateGuest(page.puzzle, page.date, (entry) => { if (!entry.proof) entry.shown = true; });
+  window.location.assign(data.url);
 }
 
 function draw(animateEvents) {
