@@ -191,6 +191,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 HEALTHZ_TIMEOUT_SECONDS = envint("HEALTHZ_TIMEOUT_SECONDS", 3)
+# /metrics (games/metrics.py): off unless asked for; with a token, only for a bearer of it.
+METRICS_ENABLED = envbool("METRICS_ENABLED", False)
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
 # Live play: threads per process for WebSocket service calls on PostgreSQL (games/consumers.py).
 LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 8)
 # Games a process keeps loaded between turns (games.warm), the least recently played dropped.
@@ -303,7 +306,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # Security: strict when DEBUG is off; each switch can be turned off for a proxy that needs it.
 SECURE_SSL_REDIRECT = envbool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = envint("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = envbool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)

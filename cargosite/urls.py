@@ -6,6 +6,7 @@ from . import howto, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("metrics", views.metrics, name="metrics"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

@@ -1,8 +1,9 @@
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 
 from .health import run_checks
@@ -10,6 +11,22 @@ from .health import run_checks
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+@never_cache
+def metrics(request: HttpRequest) -> HttpResponse:
+    """The live path's counters in Prometheus's text format (games/metrics.py), when
+    METRICS_ENABLED; with METRICS_TOKEN set, only for `Authorization: Bearer <token>`."""
+    from games.metrics import CONTENT_TYPE, exposition
+
+    if not settings.METRICS_ENABLED:
+        raise Http404("metrics are off (METRICS_ENABLED)")
+    token = settings.METRICS_TOKEN
+    if token and not constant_time_compare(request.headers.get("Authorization", ""),
+                                           f"Bearer {token}"):
+        return HttpResponse("a metrics token is needed\n", status=401,
+                            content_type="text/plain")
+    return HttpResponse(exposition(), content_type=CONTENT_TYPE)
 
 
 @never_cache

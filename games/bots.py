@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from . import play
+from . import metrics, play
 from .actors import Actor
 from .kinds import LiveGame, get_kind
 from .models import Game
@@ -184,7 +184,10 @@ def play_bot_turn(game_id: str, ply: int, *, quick: bool = False) -> str:
             log.error("CargoBot chose an illegal turn %r in game %s at ply %s: %s",
                       token, game_id, ply, refused.message)
         return refused.code
-    return "duplicate" if result.duplicate else "played"
+    if result.duplicate:
+        return "duplicate"
+    metrics.bot_played(game.bot_waiting_since)
+    return "played"
 
 
 def stalled_bot_games(older_than: timedelta = BOT_SWEEP_AFTER) -> list[tuple[str, int]]:

@@ -59,6 +59,9 @@ class _Health:
         self.failing_since: int | None = None  # the failure count when the outage began
 
     def failed(self, group: str, error: BaseException) -> None:
+        from . import metrics
+
+        metrics.BROADCAST_FAILURES.inc()
         with self.lock:
             self.failures += 1
             first = self.failing_since is None

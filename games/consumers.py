@@ -36,7 +36,7 @@ from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import connection, connections
 
-from . import access, broadcast, limits, services, warm
+from . import access, broadcast, limits, metrics, services, warm
 from .actors import Actor, SessionGuard, session_signed_in
 from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
 from .protocol import MAX_TOKEN_LENGTH, Code, GameError, SignedOut
@@ -207,6 +207,21 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
     async def rejoined(self) -> None:
         """The layer answers again after this socket missed frames."""
 
+    socket_kind = "game"
+    counted_open = False
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        await super().accept(subprotocol, headers)
+        if not self.counted_open:
+            self.counted_open = True
+            metrics.SOCKETS.labels(self.socket_kind).inc()
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.counted_open:
+            self.counted_open = False
+            metrics.SOCKETS.labels(self.socket_kind).dec()
+        await super().websocket_disconnect(message)
+
     # --- frames from the client -----------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
@@ -259,6 +274,7 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content)
 
     async def send_error(self, code: Code, message: str, ply: int | None = None) -> None:
+        metrics.refused(code.code)
         await self.send_json(GameError(code, message, ply).frame())
 
     async def frame_send(self, message: dict[str, Any]) -> None:
@@ -394,6 +410,7 @@ class GameConsumer(FrameConsumer):
         try:
             await handler(*args)
         except GameError as refused:
+            metrics.refused(refused.code)
             await self.send_json(refused.frame())
             if refused.error == Code.STALE_PLY and refused.state is not None:
                 await self.send_json({"type": "state", "state": refused.state})
@@ -464,6 +481,8 @@ class GameConsumer(FrameConsumer):
 class LobbyConsumer(FrameConsumer):
     """Open seeks, live: `seeks` on connect, then `seek_added` / `seek_removed`, and
     `seek_accepted` (with the game's URL) to the creator of a seek or challenge."""
+
+    socket_kind = "lobby"
 
     async def connect(self) -> None:
         user = self.scope.get("user")

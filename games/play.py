@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from . import bots, finish, warm
+from . import bots, finish, metrics, warm
 from .actors import Actor, SessionGuard, seat_of
 from .broadcast import Delivery, game_group, send_on_commit
 from .history import turn_frames
@@ -138,6 +138,7 @@ def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
                       else None):
         return None
     warm.keep(game, lg)
+    metrics.turn_applied("warm")
     return _sent(game, turn, lg)
 
 
@@ -181,6 +182,7 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
         else:
             game.save(update_fields=fields)
         transaction.on_commit(lambda: warm.keep(game, lg))
+        transaction.on_commit(lambda: metrics.turn_applied("locked"))
         return _sent(game, turn, lg)
 
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rankings.elo import BOT_RATINGS
 
-from . import access, services
+from . import access, metrics, services
 from .actors import Actor, actor_of, ensure_session
 from .kinds import get_kind
 from .lobby import my_challenges
@@ -44,6 +44,7 @@ def _game_or_404(game_id: str) -> Game:
 
 
 def _refused(refused: GameError) -> JsonResponse:
+    metrics.refused(refused.code)
     return JsonResponse(refused.body(), status=refused.status)
 
 

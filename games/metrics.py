@@ -1,0 +1,65 @@
+"""What a deployment watches on the live path, in Prometheus's text format (`/metrics`,
+on when `METRICS_ENABLED`): turns applied (by the warm or the locked path), refusals by
+code, open sockets, channel-layer sends that failed, CargoBot's latency (from the moment a
+game waits on the bot to the bot's turn applied) and flags fallen.
+
+The counters are `prometheus_client`'s. Several ASGI processes and Celery workers on one
+host share them through its multiprocess mode: set `PROMETHEUS_MULTIPROC_DIR` to an empty
+directory for all of them (scripts/topology.sh does) and `/metrics` on any process sums
+every process of the host. Without it each process counts for itself (the embedded
+default is one process). A process killed with -9 leaves its open-socket count in
+that directory until the directory is emptied (the topology's start does).
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+
+from django.utils import timezone
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+TURNS = Counter("cargo_turns_applied_total", "Turns applied, by the path that stored them "
+                "(warm: one conditional write; locked: the row lock)", ["path"])
+REFUSALS = Counter("cargo_refusals_total", "Requests and frames refused, by error code",
+                   ["code"])
+SOCKETS = Gauge("cargo_open_sockets", "WebSockets open now", ["socket"],
+                multiprocess_mode="livesum")
+BROADCAST_FAILURES = Counter("cargo_broadcast_failures_total",
+                             "Channel-layer sends that failed (the layer was down)")
+BOT_LATENCY = Histogram("cargo_bot_turn_latency_seconds", "From a game waiting on CargoBot "
+                        "to CargoBot's turn applied",
+                        buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300))
+FLAGS = Counter("cargo_flags_fallen_total", "Games lost on time")
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+def turn_applied(path: str) -> None:
+    TURNS.labels(path).inc()
+
+
+def refused(code: str) -> None:
+    REFUSALS.labels(code).inc()
+
+
+def bot_played(waiting_since: datetime | None) -> None:
+    if waiting_since is not None:
+        BOT_LATENCY.observe(max(0.0, (timezone.now() - waiting_since).total_seconds()))
+
+
+def exposition() -> bytes:
+    """Every metric, summed over this host's processes in multiprocess mode."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry)
+    return generate_latest()
