@@ -184,6 +184,9 @@ def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
         seat = _seat_or_refuse(game, actor, "offer a rematch")
         if not game.is_over:
             raise GameError(Code.GAME_NOT_OVER, "a rematch is offered after the game", game.ply)
+        if game.mode == Game.Mode.DAILY:  # its games are started by the Daily Challenge
+            raise GameError(Code.BAD_REQUEST, "a Daily Challenge game has no rematch: start "
+                            "another from the Daily Challenge page", game.ply)
         if game.rematch_id is None:
             others = [i for i in game.human_seats if i != seat]
             if game.rematch_offered_by is None:
