@@ -291,7 +291,8 @@ def _socket_rows() -> list[SocketRow]:
         hidden = s in HIDDEN_TODAY
         over = s.endswith("-over") or s == "daily-past"
 
-        def row(message: str, everyone: str, **roles: str) -> SocketRow:
+        def row(message: str, everyone: str, s: str = s, hidden: bool = hidden,
+                **roles: str) -> SocketRow:
             if hidden:
                 roles = {"others": "close 4403", **roles}
             return SocketRow("game", message, s, cells(everyone, **roles))
@@ -360,7 +361,7 @@ ACTIONS = {
     "puzzles.progress": ("delete_selected",),
 }
 # Models of other apps in the admin (Django's auth, allauth, axes, ...): superusers only,
-# checked on their list and add pages; every one of their views is a superuser's.
+# checked on their lists; what else a superuser may do there is those apps' choice.
 OTHER_MODELS = "other"
 
 
@@ -379,8 +380,7 @@ def _model_rows() -> list[AdminRow]:
         for action in ACTIONS.get(model, ()):
             rows.append(AdminRow(model, f"action {action}",
                                  admin_cells(staff_view="refused")))
-    rows += [AdminRow(OTHER_MODELS, "changelist", admin_cells()),
-             AdminRow(OTHER_MODELS, "add", admin_cells())]
+    rows.append(AdminRow(OTHER_MODELS, "changelist", admin_cells()))
     return rows
 
 
@@ -389,9 +389,9 @@ SITE_ADMIN = [
     AdminRow("site", "admin:login", admin_cells(
         member="allowed", guest="allowed", signed_out="allowed", staff="302 /admin/",
         staff_view="302 /admin/", superuser="302 /admin/")),
-    AdminRow("site", "admin:logout", admin_cells(
-        member="405", guest="405", signed_out="405", staff="405", staff_view="405",
-        superuser="405")),
+    AdminRow("site", "admin:logout", admin_cells(  # signing out is a POST
+        member="302 /admin/", guest="302 /admin/", signed_out="302 /admin/", staff="405",
+        staff_view="405", superuser="405")),
     AdminRow("site", "admin:password_change", admin_cells(staff="allowed",
                                                           staff_view="allowed")),
     AdminRow("site", "admin:password_change_done", admin_cells(staff="allowed",

@@ -13,6 +13,7 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from games import history
 from tests.permissions import matrix
 from tests.permissions.world import People, Scene, build, snapshot
 
@@ -132,11 +133,12 @@ def outcome_of(row: matrix.ViewRow, response: Any, changed: bool) -> str:
     return f"{status} {detail}".strip()
 
 
-def run_cell(row: matrix.ViewRow, role: str, people: People) -> tuple[str, list[str]]:
-    """One role's request in a fresh scene (rolled back after): its outcome, and any
-    secret of the scene the response contained."""
+def run_cell(row: matrix.ViewRow, role: str, people: People, scene: Scene
+             ) -> tuple[str, list[str]]:
+    """One role's request in the scene, rolled back after (so each role finds the same
+    scene): its outcome, and any secret of the scene the response contained."""
+    history.recent.clear()  # per process, not rolled back
     with transaction.atomic():
-        scene = build(row.scenario, people)
         client = people.client(role, scene)
         url = url_of(row, scene)
         data, content_type = request_data(row, scene)
@@ -164,12 +166,13 @@ def row_id(row: matrix.ViewRow) -> str:
 @pytest.mark.parametrize("row", matrix.VIEWS, ids=row_id)
 def test_each_role_gets_its_outcome(row, people):
     expected, actual, leaks = {}, {}, {}
+    scene = build(row.scenario, people)
     for role in matrix.ROLES:
         want = row.outcome(role)
         if want == matrix.NA:
             continue
         expected[role] = want
-        actual[role], leaked = run_cell(row, role, people)
+        actual[role], leaked = run_cell(row, role, people, scene)
         if leaked:
             leaks[role] = leaked
     assert actual == expected
