@@ -27,7 +27,7 @@ ROLE_NAMES = {
     "player": "player (holds the seat)",
     "opponent": "opponent (the other seat)",
     "spectator": "spectator (a member)",
-    "guest": "guest (a session, no seat here)",
+    "guest": "guest (a session; its seat is elsewhere)",
     "signed_out": "signed-out (no session)",
     "staff": "staff (is_staff)",
     "superuser": "superuser",
@@ -400,6 +400,8 @@ SITE_ADMIN = [
     AdminRow("site", "admin:app_list", admin_cells(staff="404", staff_view="allowed")),
     AdminRow("site", "admin:autocomplete", admin_cells(staff="403", staff_view="403",
                                                        superuser="403")),
+    AdminRow("site", "catch-all", admin_cells(staff="404", staff_view="404",
+                                              superuser="404")),
     AdminRow("site", "admin:view_on_site", admin_cells(staff="404", staff_view="404",
                                                        superuser="404")),
 ]
@@ -448,9 +450,10 @@ or admin action that has no row makes those tests fail.
 
 Roles: the player holds a seat of the game (in `guest-bot`, that seat belongs to a guest's
 browser session); the opponent holds the other seat; a spectator is a member with no seat;
-a guest is a browser session that is not signed in and holds no seat of this game; signed
-out is a browser with no session at all; staff is a member with `is_staff`. On the site,
-staff and superusers have no powers beyond a spectator's: their powers are in the admin.
+a guest is a browser session that is not signed in and holds a seat of its own game
+against CargoBot, not of this one; signed out is a browser with no session at all; staff
+is a member with `is_staff`. On the site, staff and superusers have no powers beyond a
+spectator's: their powers are in the admin.
 
 {intro}
 

@@ -5,8 +5,9 @@ site makes it.
 People (`People`): alice (the player), bob (the opponent), carol (a spectator member), sam
 (staff: `is_staff`, no permissions), vera (staff with every view permission of the site's
 apps: the admin's read-only support role), root (a superuser), and two guest browser
-sessions: one that holds the seat of the guest's game against CargoBot, one that holds no
-seat (the matrix's "guest").
+sessions, each holding the seat of its own game against CargoBot: one is the player of
+the `guest-bot` scenario, the other is the matrix's "guest", who holds no seat of the game
+at hand.
 
 Scenes (`build(name, people)`): one game (or challenge, or puzzle week) per scenario of
 `matrix.SCENARIOS`, and the values its rows' URLs and forms need.
@@ -88,7 +89,9 @@ def make_people() -> People:
         content_type__app_label__in=ADMIN_APPS, codename__startswith="view_"))
     users["vera"] = vera
     users["root"] = User.objects.create_superuser("root", "root@example.com", PASSWORD)
-    return People(users, seated_guest=guest_session(), guest=guest_session())
+    people = People(users, seated_guest=guest_session(), guest=guest_session())
+    _bot_game(Actor.guest(people.guest))  # the guest's seat is in a game of their own
+    return people
 
 
 @dataclass
