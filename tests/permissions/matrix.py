@@ -32,13 +32,15 @@ ROLE_NAMES = {
     "staff": "staff (is_staff)",
     "superuser": "superuser",
 }
-ADMIN_ROLES = ("member", "guest", "signed_out", "staff", "staff_view", "superuser")
+ADMIN_ROLES = ("member", "guest", "signed_out", "staff", "staff_view", "staff_change",
+               "superuser")
 ADMIN_ROLE_NAMES = {
     "member": "player / opponent / spectator (members)",
     "guest": "guest",
     "signed_out": "signed-out",
     "staff": "staff (is_staff, no permissions)",
     "staff_view": "staff with view permissions",
+    "staff_change": "staff with view and change permissions",
     "superuser": "superuser",
 }
 NA = "—"
@@ -337,10 +339,14 @@ class AdminRow:
 
 
 def admin_cells(**roles: str) -> dict[str, str]:
+    """Members and visitors are sent to the admin's sign-in, staff without permissions
+    refused, the superuser allowed; staff with change permissions as those with view
+    permissions unless given."""
     out = {"member": "sign-in", "guest": "sign-in", "signed_out": "sign-in",
            "staff": "403", "staff_view": "403", "superuser": "allowed"}
     out.update(roles)
-    return out
+    out.setdefault("staff_change", out["staff_view"])
+    return {role: out[role] for role in ADMIN_ROLES}
 
 
 MODEL_VIEWS = ("changelist", "add", "change", "change POST", "delete", "delete POST",
@@ -375,11 +381,15 @@ def _model_rows() -> list[AdminRow]:
                 superuser = "403"
             if model in MEMBER_RECORDS and view in ("add", "change POST"):
                 superuser = "403"
+            changer = "allowed" if model in CURATED and view == "change POST" \
+                else viewer.get(view, "403")
             rows.append(AdminRow(model, view, admin_cells(
-                staff_view=viewer.get(view, "403"), superuser=superuser)))
+                staff_view=viewer.get(view, "403"), staff_change=changer,
+                superuser=superuser)))
         for action in ACTIONS.get(model, ()):
-            rows.append(AdminRow(model, f"action {action}",
-                                 admin_cells(staff_view="refused")))
+            rows.append(AdminRow(model, f"action {action}", admin_cells(
+                staff_view="refused",
+                staff_change="refused" if action == "delete_selected" else "allowed")))
     rows.append(AdminRow(OTHER_MODELS, "changelist", admin_cells()))
     return rows
 
@@ -481,8 +491,10 @@ Each message is sent on a socket opened by that role (`connect` is the opening i
 ## The admin
 
 Staff with view permissions holds the view permission of every model of the site's apps
-(games, daily, puzzles, rankings, accounts), nothing else. `refused`: the action is not
-offered, and posting it changes nothing.
+(games, daily, puzzles, rankings, accounts), nothing else; staff with change permissions
+holds their view and change permissions (no add, no delete): a moderator who may void
+games and a curator who edits, validates, drafts and publishes puzzles and weeks.
+`refused`: the action is not offered, and posting it changes nothing.
 
 {admin.markdown()}
 """

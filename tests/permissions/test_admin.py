@@ -169,7 +169,8 @@ def admin_client(role: str, people: People) -> Any:
         client.cookies["sessionid"] = people.guest
     elif role != "signed_out":
         client.force_login(people.users[{"member": "carol", "staff": "sam",
-                                         "staff_view": "vera", "superuser": "root"}[role]])
+                                         "staff_view": "vera", "staff_change": "max",
+                                         "superuser": "root"}[role]])
     return client
 
 

@@ -4,7 +4,8 @@ site makes it.
 
 People (`People`): alice (the player), bob (the opponent), carol (a spectator member), sam
 (staff: `is_staff`, no permissions), vera (staff with every view permission of the site's
-apps: the admin's read-only support role), root (a superuser), and two guest browser
+apps: the admin's read-only support role), max (staff with their view and change
+permissions: a moderator and curator), root (a superuser), and two guest browser
 sessions, each holding the seat of its own game against CargoBot: one is the player of
 the `guest-bot` scenario, the other is the matrix's "guest", who holds no seat of the game
 at hand.
@@ -88,6 +89,11 @@ def make_people() -> People:
     vera.user_permissions.set(Permission.objects.filter(
         content_type__app_label__in=ADMIN_APPS, codename__startswith="view_"))
     users["vera"] = vera
+    max_ = User.objects.create_user("max", "max@example.com", PASSWORD, is_staff=True)
+    max_.user_permissions.set(Permission.objects.filter(
+        content_type__app_label__in=ADMIN_APPS,
+        codename__regex=r"^(view|change)_"))
+    users["max"] = max_
     users["root"] = User.objects.create_superuser("root", "root@example.com", PASSWORD)
     people = People(users, seated_guest=guest_session(), guest=guest_session())
     _bot_game(Actor.guest(people.guest))  # the guest's seat is in a game of their own
