@@ -88,7 +88,8 @@ class TurnResult:
 def _seat_or_refuse(game: Game, actor: Actor | None, what: str) -> int:
     seat = seat_of(game, actor)
     if seat is None:
-        raise GameError(Code.NOT_A_PLAYER, f"only the players may {what}", game.ply)
+        # Nothing of the game (not even its ply): it may be hidden from them (games.access).
+        raise GameError(Code.NOT_A_PLAYER, f"only the players may {what}")
     return seat
 
 

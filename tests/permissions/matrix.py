@@ -471,7 +471,8 @@ Hidden information never reaches a role that may not see it, whatever the outcom
 response or frame contains a game's bot seed (the Daily Challenge's seed of the day is its
 games' bot seed) or a guest's session key (the admin shows neither); a Daily Challenge game
 of today is seen by its player only, until the day ends (midnight Pacific), and is
-reviewed by no one until then. Cargo Express is not on the site yet: its seats' hidden
+reviewed by no one until then; a refusal to anyone else tells nothing of it (no ply, no
+state). Cargo Express is not on the site yet: its seats' hidden
 hands will need rows here when its pages come (docs/architecture.md, "Adding a game").
 
 ## Scenarios

@@ -155,6 +155,12 @@ def run_cell(row: matrix.ViewRow, role: str, people: People, scene: Scene
             outcome += " (and it changed something)"
         body = response.content.decode(errors="replace")
         leaked = [secret for secret in scene.secrets if secret in body]
+        if row.scenario in matrix.HIDDEN_TODAY and role != "player" \
+                and response.get("Content-Type", "").startswith("application/json"):
+            # a refusal of a hidden game tells nothing of it: no ply, no state
+            answer = response.json()
+            if answer.get("ply") is not None or "state" in answer:
+                leaked.append(f"the hidden game's ply or state: {answer}")
         transaction.set_rollback(True)
     return outcome, leaked
 
