@@ -91,7 +91,8 @@ class TurnResult:
 def _seat_or_refuse(game: Game, actor: Actor | None, what: str) -> int:
     seat = seat_of(game, actor)
     if seat is None:
-        raise GameError(Code.NOT_A_PLAYER, f"only the players may {what}", game.ply)
+        # Nothing of the game (not even its ply): it may be hidden from them (games.access).
+        raise GameError(Code.NOT_A_PLAYER, f"only the players may {what}")
     return seat
 
 
@@ -245,6 +246,9 @@ def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
         seat = _seat_or_refuse(game, actor, "offer a rematch")
         if not game.is_over:
             raise GameError(Code.GAME_NOT_OVER, "a rematch is offered after the game", game.ply)
+        if game.mode == Game.Mode.DAILY:  # its games are started by the Daily Challenge
+            raise GameError(Code.BAD_REQUEST, "a Daily Challenge game has no rematch: start "
+                            "another from the Daily Challenge page", game.ply)
         if game.rematch_id is None:
             others = [i for i in game.human_seats if i != seat]
             if game.rematch_offered_by is None:

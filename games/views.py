@@ -95,7 +95,9 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         "resign_url": reverse("games:resign", kwargs=kw),
         "events_url": reverse("games:events", kwargs=kw),
         "record_url": reverse("games:record", kwargs=kw),
-        "rematch_url": reverse("games:rematch", kwargs=kw),
+        # A Daily Challenge game has no rematch (games.play.offer_rematch): no button.
+        "rematch_url": reverse("games:rematch", kwargs=kw)
+        if game.mode != Game.Mode.DAILY else "",
         "replay_url": reverse("games:replay", kwargs=kw),
         "review_url": reverse("games:review", kwargs=kw) if game.kind.review_version else "",
         "csrf_token": get_token(request),

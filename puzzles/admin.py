@@ -162,7 +162,8 @@ class PuzzleAdmin(admin.ModelAdmin):
         found = validation.problems(obj, obj.day)
         return "; ".join(found) if found else "None: it can go live on its day."
 
-    @admin.action(description="Validate the selected puzzles with the solver")
+    @admin.action(description="Validate the selected puzzles with the solver",
+                  permissions=["change"])
     def validate_selected(self, request: HttpRequest, queryset: QuerySet[Puzzle]) -> None:
         for puzzle in queryset:
             _validated(request, self, puzzle)
@@ -280,12 +281,13 @@ class WeekAdmin(admin.ModelAdmin):
         self.message_user(request, f"{week} is published.", messages.SUCCESS)
         return True
 
-    @admin.action(description="Draft from the generator (fills the days without a puzzle)")
+    @admin.action(description="Draft from the generator (fills the days without a puzzle)",
+                  permissions=["change"])
     def draft_selected(self, request: HttpRequest, queryset: QuerySet[Week]) -> None:
         for week in queryset:
             self._draft(request, week)
 
-    @admin.action(description="Publish the selected weeks")
+    @admin.action(description="Publish the selected weeks", permissions=["change"])
     def publish_selected(self, request: HttpRequest, queryset: QuerySet[Week]) -> None:
         for week in queryset:
             self._publish(request, week)
@@ -311,3 +313,6 @@ class ProgressAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a member's own record: shown, deleted if need be, never edited

@@ -1,5 +1,7 @@
 """The Daily Challenge in the admin: its games (with the action that voids every selected
-in-progress ranked game whose rules or CargoBot changed) and the log of voids."""
+in-progress ranked game whose rules or CargoBot changed, for staff with the change
+permission) and the log of voids, shown read-only (the Challenge's services write them; a
+guest's session key is not shown)."""
 
 from __future__ import annotations
 
@@ -7,20 +9,23 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from cargosite.admin_views import ReadOnlyAdmin
+
 from . import services
 from .models import DailyGame, DailyVoid
 
 
 @admin.register(DailyGame)
-class DailyGameAdmin(admin.ModelAdmin):
+class DailyGameAdmin(ReadOnlyAdmin):
     list_display = ("day", "difficulty", "ranked", "voided", "user", "game", "created_at")
     list_filter = ("ranked", "voided", "difficulty", "day")
     search_fields = ("user__username", "game__id")
     raw_id_fields = ("game", "user")
+    exclude = ("guest_key",)
     actions = ["void_outdated"]
 
     @admin.action(description="Void the selected in-progress ranked games whose rules or "
-                              "CargoBot changed")
+                              "CargoBot changed", permissions=["void"])
     def void_outdated(self, request: HttpRequest, queryset: QuerySet[DailyGame]) -> None:
         count = services.void_outdated(queryset, by=request.user.pk)
         messages.info(request, f"Voided {count} game(s); their players may start a new "
@@ -28,7 +33,7 @@ class DailyGameAdmin(admin.ModelAdmin):
 
 
 @admin.register(DailyVoid)
-class DailyVoidAdmin(admin.ModelAdmin):
+class DailyVoidAdmin(ReadOnlyAdmin):
     list_display = ("daily", "source", "by", "reason", "created_at")
     list_filter = ("source",)
     readonly_fields = ("daily", "by", "source", "reason", "created_at")

@@ -1,0 +1,18 @@
+"""Fixtures of the permission matrix: a quick password hasher (the matrix signs in hundreds
+of times; the hasher is not what it tests) and the people of tests/permissions/world.py."""
+
+import pytest
+
+from tests.games.conftest import close_live_db_threads  # noqa: F401  (fixture)
+
+
+@pytest.fixture(autouse=True)
+def quick_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def people(db):
+    from tests.permissions.world import make_people
+
+    return make_people()

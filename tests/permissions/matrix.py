@@ -1,0 +1,505 @@
+"""The permission matrix: who may do what, over every page and endpoint (VIEWS), every
+socket message (SOCKETS) and every admin view and action (ADMIN). The tests in this folder
+assert every cell; `python -m tests.permissions.matrix` renders the same tables as
+docs/permissions.md (tests/permissions/test_views.py checks that the file is current).
+
+Outcomes:
+- `allowed`: the request does what it asks (the row says what that looks like: a page, a
+  JSON answer, a redirect to where it leads) and, for a write, the change is made;
+- `refused`: a form is sent back (a redirect with the reason as a message); nothing changes;
+- `sign-in`: a redirect to the sign-in page (the site's, or the admin's);
+- `NNN code`: that HTTP status and, for JSON, that error code (`403 hidden` is also the
+  HTML page that says why); a refusal changes nothing;
+- on sockets: the frame that answers (`state`, `pong`, `turn`, `resigned`), `error code`,
+  or `close NNNN` when the socket is not accepted;
+- `—`: no such person in this scenario (a game against CargoBot has no human opponent).
+
+This module is plain data: no Django import, so it renders without settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ROLES = ("player", "opponent", "spectator", "guest", "signed_out", "staff", "superuser")
+ROLE_NAMES = {
+    "player": "player (holds the seat)",
+    "opponent": "opponent (the other seat)",
+    "spectator": "spectator (a member)",
+    "guest": "guest (a session; its seat is elsewhere)",
+    "signed_out": "signed-out (no session)",
+    "staff": "staff (is_staff)",
+    "superuser": "superuser",
+}
+ADMIN_ROLES = ("member", "guest", "signed_out", "staff", "staff_view", "staff_change",
+               "superuser")
+ADMIN_ROLE_NAMES = {
+    "member": "player / opponent / spectator (members)",
+    "guest": "guest",
+    "signed_out": "signed-out",
+    "staff": "staff (is_staff, no permissions)",
+    "staff_view": "staff with view permissions",
+    "staff_change": "staff with view and change permissions",
+    "superuser": "superuser",
+}
+NA = "—"
+
+SCENARIOS = {
+    "online": "online game, active; the player (Blue) is to move",
+    "online-over": "online game, finished (the opponent resigned)",
+    "bot": "the player against CargoBot, active; the player is to move",
+    "bot-over": "the player against CargoBot, finished (the player resigned)",
+    "guest-bot": "a guest against CargoBot, active: the player is that guest's session",
+    "daily": "the player's ranked Daily Challenge game of today, active",
+    "daily-over": "the same, resigned today: finished, but its day goes on",
+    "daily-past": "the player's ranked Daily Challenge game of yesterday (resigned at the "
+                  "end of its day)",
+    "challenge": "a challenge by link, made by the player (the opponent is whoever accepts)",
+    "site": "pages of no game (a published Weekly Puzzles week begun today, alice's profile)",
+}
+NO_OPPONENT = {"bot", "bot-over", "guest-bot", "daily", "daily-over", "daily-past",
+               "challenge"}
+
+
+def cells(default: str, **roles: str) -> dict[str, str]:
+    """`default` for every role, but those named; `members=` sets the four members,
+    `anonymous=` the guest and the signed-out, `others=` everyone but the player."""
+    out = {}
+    for role in ROLES:
+        value = default
+        if role != "player" and "others" in roles:
+            value = roles["others"]
+        if role in ("player", "opponent", "spectator", "staff", "superuser") \
+                and "members" in roles:
+            value = roles["members"]
+        if role in ("guest", "signed_out") and "anonymous" in roles:
+            value = roles["anonymous"]
+        if role in ("player", "opponent") and "players" in roles:
+            value = roles["players"]
+        out[role] = roles.get(role, value)
+    return out
+
+
+@dataclass(frozen=True)
+class ViewRow:
+    """One URL (by name) with one method in one scenario, and each role's outcome."""
+
+    name: str
+    method: str
+    scenario: str
+    expect: dict[str, str]
+    allowed: str = "200"  # what `allowed` is: a status, or `302 /prefix`
+    data: str = ""  # the request's parameters (see test_views.request_data)
+    writes: bool | None = False  # True: allowed changes state; None: not checked
+    note: str = ""
+
+    def outcome(self, role: str) -> str:
+        if role == "opponent" and self.scenario in NO_OPPONENT:
+            return NA
+        return self.expect[role]
+
+
+def _rows(name: str, method: str, per: dict[str, dict[str, str]], **kw: Any) -> list[ViewRow]:
+    return [ViewRow(name, method, scenario, expect, **kw) for scenario, expect in per.items()]
+
+
+GAME_SCENARIOS = ("online", "online-over", "bot", "bot-over", "guest-bot", "daily",
+                  "daily-over", "daily-past")
+HIDDEN_TODAY = ("daily", "daily-over")  # only the player sees them until the day ends
+
+
+def _seen(name: str, **kw: Any) -> list[ViewRow]:
+    """A page or JSON that shows the game: everyone, but a daily game of today only to its
+    player."""
+    return _rows(name, "GET", {
+        s: cells("allowed", others="403 hidden") if s in HIDDEN_TODAY else cells("allowed")
+        for s in GAME_SCENARIOS}, **kw)
+
+
+def _decision(name: str, opponent_active: str) -> list[ViewRow]:
+    """A turn or a resign over HTTP: the players' only; after the game, `game_over`."""
+    per = {}
+    for s in GAME_SCENARIOS:
+        over = s.endswith("-over") or s == "daily-past"
+        per[s] = cells("403 not_a_player", player="409 game_over" if over else "allowed",
+                       opponent="409 game_over" if over else opponent_active)
+    return _rows(name, "POST", per, data=name, writes=True)
+
+
+def _review(name: str, method: str, **kw: Any) -> list[ViewRow]:
+    """The review: of a finished game, for everyone; a daily game of today for no one.
+    (The review page's refusals are pages that say why, with the status.)"""
+    page = name == "games:review"
+    shielded, not_over = ("403", "400") if page else ("403 spoiler", "400 game_not_over")
+    if method == "POST":
+        shielded = not_over = "refused"
+    per = {}
+    for s in GAME_SCENARIOS:
+        if s in HIDDEN_TODAY:
+            per[s] = cells(shielded)
+        elif s.endswith("-over") or s == "daily-past":
+            per[s] = cells("allowed")
+        else:
+            per[s] = cells(not_over)
+    return _rows(name, method, per, **kw)
+
+
+REMATCH = _rows("games:rematch", "POST", {
+    "online": cells("403 not_a_player", players="400 game_not_over"),
+    "online-over": cells("403 not_a_player", players="allowed"),
+    "bot": cells("403 not_a_player", player="400 game_not_over"),
+    "bot-over": cells("403 not_a_player", player="allowed"),
+    "guest-bot": cells("403 not_a_player", player="400 game_not_over"),
+    "daily": cells("403 not_a_player", player="400 game_not_over"),
+    # A Daily Challenge game has no rematch: its games are started by the Daily Challenge.
+    "daily-over": cells("403 not_a_player", player="400 bad_request"),
+    "daily-past": cells("403 not_a_player", player="400 bad_request"),
+}, writes=True)
+
+GAME_VIEWS = [
+    *_seen("games:game"),
+    *_seen("games:record"),
+    *_seen("games:record_alt"),
+    *_seen("games:events", data="after"),
+    *_seen("games:replay"),
+    *_seen("games:replay_json"),
+    *_decision("games:turn", opponent_active="409 not_your_turn"),
+    *_decision("games:resign", opponent_active="allowed"),
+    *REMATCH,
+    *_review("games:review", "GET"),
+    *_review("games:review", "POST", allowed="302 /g/", writes=True),
+    *_review("games:review_json", "GET"),
+    *_review("games:analysis", "GET", data="analysis"),
+]
+
+MEMBERS_ONLY = cells("allowed", anonymous="sign-in")
+MEMBERS_ONLY_FORM = cells("allowed", anonymous="sign-in")
+SIGNED_IN_AWAY = cells("302 /", anonymous="allowed")  # allauth: signed in already
+
+LOBBY_VIEWS = [
+    ViewRow("games:index", "GET", "site", cells("allowed")),
+    ViewRow("games:seeks_json", "GET", "site", cells("allowed")),
+    ViewRow("games:create_seek", "POST", "site", MEMBERS_ONLY_FORM, allowed="302 /play/",
+            data="seek", writes=True),
+    ViewRow("games:create_bot_game", "POST", "site", cells("allowed"), allowed="302 /g/",
+            data="bot", writes=True, note="a signed-out visitor gets a session: a guest"),
+    ViewRow("games:challenge", "GET", "challenge", MEMBERS_ONLY,
+            note="the link is the invitation: any member who has it may look"),
+    ViewRow("games:challenge_json", "GET", "challenge", MEMBERS_ONLY),
+    ViewRow("games:accept", "POST", "challenge",
+            cells("allowed", player="refused", anonymous="sign-in"), allowed="302 /g/",
+            writes=True, note="the creator cannot accept their own challenge"),
+    ViewRow("games:cancel", "POST", "challenge",
+            cells("refused", player="allowed", anonymous="sign-in"), allowed="302 /play/",
+            writes=True, note="only the creator cancels"),
+]
+
+DAILY_VIEWS = [
+    ViewRow("daily:today", "GET", "site", cells("allowed")),
+    ViewRow("daily:archive", "GET", "site", cells("allowed")),
+    ViewRow("daily:day", "GET", "site", cells("allowed"), data="past_day"),
+    ViewRow("daily:start", "POST", "site", cells("allowed"), allowed="302 /g/", data="daily",
+            writes=True, note="a signed-out visitor gets a session: a guest's practice game"),
+    ViewRow("daily:resign", "POST", "daily", cells("refused", player="allowed"),
+            allowed="302 /puzzles/daily/", writes=True),
+    ViewRow("daily:resign", "POST", "guest-bot", cells("refused"),
+            allowed="302 /puzzles/daily/", writes=True,
+            note="only a Daily Challenge game resigns here"),
+]
+
+PUZZLE_VIEWS = [
+    ViewRow("puzzles:index", "GET", "site", cells("allowed")),
+    ViewRow("puzzles:week", "GET", "site", cells("allowed"), data="monday"),
+    ViewRow("puzzles:puzzle", "GET", "site", cells("allowed"), data="day"),
+    ViewRow("puzzles:state", "POST", "site", cells("allowed"), data="puzzle", writes=None),
+    ViewRow("puzzles:turn", "POST", "site", cells("allowed"), data="puzzle-turn", writes=None,
+            note="a member's progress is recorded; a guest gets a signed proof"),
+    ViewRow("puzzles:solution", "POST", "site", cells("allowed"), data="puzzle",
+            writes=None),
+    ViewRow("puzzles:figures", "POST", "site", cells("403 not_solved"), data="puzzle",
+            note="after solving only (a member's record or a guest's proof)"),
+    ViewRow("puzzles:merge", "POST", "site",
+            cells("allowed", anonymous="403 signed_out"), data="merge"),
+]
+
+SITE_VIEWS = [
+    ViewRow("home", "GET", "site", cells("allowed")),
+    ViewRow("healthz", "GET", "site", cells("allowed")),
+    ViewRow("howto", "GET", "site", cells("allowed")),
+    ViewRow("rankings:index", "GET", "site", cells("allowed")),
+    ViewRow("accounts:user", "GET", "site", cells("allowed"), data="username"),
+    ViewRow("accounts:games", "GET", "site", cells("allowed"), data="username"),
+    ViewRow("accounts:profile", "GET", "site", cells("allowed", anonymous="sign-in"),
+            allowed="302 /@/"),
+]
+
+ACCOUNT_VIEWS = [
+    ViewRow("account_login", "GET", "site", SIGNED_IN_AWAY),
+    ViewRow("account_signup", "GET", "site", SIGNED_IN_AWAY),
+    ViewRow("account_logout", "GET", "site", cells("allowed", anonymous="302 /"),
+            note="the page asks to confirm; signing out is a POST"),
+    ViewRow("account_inactive", "GET", "site", cells("allowed")),
+    ViewRow("account_reauthenticate", "GET", "site", MEMBERS_ONLY),
+    ViewRow("account_request_reauthentication_code", "GET", "site",
+            cells("302 /accounts/reauthenticate/", anonymous="sign-in"),
+            note="login by code is off: back to the password"),
+    ViewRow("account_confirm_reauthentication_code", "GET", "site",
+            cells("302 /accounts/reauthenticate/code/", anonymous="sign-in"),
+            note="no code was sent"),
+    ViewRow("account_confirm_login_code", "GET", "site",
+            cells("302 /", anonymous="sign-in"), note="no code was sent"),
+    ViewRow("account_email", "GET", "site", MEMBERS_ONLY),
+    ViewRow("account_email_verification_sent", "GET", "site", cells("allowed")),
+    ViewRow("account_confirm_email", "GET", "site", cells("allowed"), data="email_key",
+            note="an unknown key: the page says the link is bad"),
+    ViewRow("account_change_password", "GET", "site", MEMBERS_ONLY),
+    ViewRow("account_set_password", "GET", "site",
+            cells("302 /accounts/password/change/", anonymous="sign-in"),
+            note="members here have a password already"),
+    ViewRow("account_reset_password", "GET", "site", cells("allowed")),
+    ViewRow("account_reset_password_done", "GET", "site", cells("allowed")),
+    ViewRow("account_reset_password_from_key", "GET", "site", cells("allowed"),
+            data="reset_key", note="an unknown key: the page says the link is bad"),
+    ViewRow("account_reset_password_from_key_done", "GET", "site", cells("allowed")),
+]
+
+VIEWS: list[ViewRow] = [*GAME_VIEWS, *LOBBY_VIEWS, *DAILY_VIEWS, *PUZZLE_VIEWS, *SITE_VIEWS,
+                        *ACCOUNT_VIEWS]
+
+
+# --- sockets -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SocketRow:
+    socket: str  # "game" or "lobby"
+    message: str  # "connect" or a frame type the client sends
+    scenario: str
+    expect: dict[str, str]
+
+    def outcome(self, role: str) -> str:
+        if role == "opponent" and self.scenario in NO_OPPONENT:
+            return NA
+        return self.expect[role]
+
+
+GAME_MESSAGES = ("connect", "ping", "sync", "turn", "resign", "unknown")
+
+
+def _socket_rows() -> list[SocketRow]:
+    rows = []
+    for s in GAME_SCENARIOS:
+        hidden = s in HIDDEN_TODAY
+        over = s.endswith("-over") or s == "daily-past"
+
+        def row(message: str, everyone: str, s: str = s, hidden: bool = hidden,
+                **roles: str) -> SocketRow:
+            if hidden:
+                roles = {"others": "close 4403", **roles}
+            return SocketRow("game", message, s, cells(everyone, **roles))
+
+        rows += [
+            row("connect", "state"),
+            row("ping", "pong"),
+            row("sync", "state"),
+            row("turn", "error not_a_player",
+                player="error game_over" if over else "turn",
+                opponent="error game_over" if over else "error not_your_turn"),
+            row("resign", "error not_a_player",
+                player="error game_over" if over else "resigned",
+                opponent="error game_over" if over else "resigned"),
+            row("unknown", "error bad_frame"),
+        ]
+    rows += [
+        SocketRow("lobby", "connect", "site", cells("seeks")),
+        SocketRow("lobby", "ping", "site", cells("pong")),
+        SocketRow("lobby", "unknown", "site", cells("error bad_frame")),
+    ]
+    return rows
+
+
+SOCKETS = _socket_rows()
+
+
+# --- the admin ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AdminRow:
+    """An admin view or action of one model (`app.model`), or a view of the admin site."""
+
+    target: str  # "games.game", or "site" for the admin's own views
+    view: str  # changelist, add, change, change POST, delete, delete POST, history, or
+    #            "action <name>", or the admin site's URL name
+    expect: dict[str, str]
+
+    def outcome(self, role: str) -> str:
+        return self.expect[role]
+
+
+def admin_cells(**roles: str) -> dict[str, str]:
+    """Members and visitors are sent to the admin's sign-in, staff without permissions
+    refused, the superuser allowed; staff with change permissions as those with view
+    permissions unless given."""
+    out = {"member": "sign-in", "guest": "sign-in", "signed_out": "sign-in",
+           "staff": "403", "staff_view": "403", "superuser": "allowed"}
+    out.update(roles)
+    out.setdefault("staff_change", out["staff_view"])
+    return {role: out[role] for role in ADMIN_ROLES}
+
+
+MODEL_VIEWS = ("changelist", "add", "change", "change POST", "delete", "delete POST",
+               "history")
+# Rows the site's services own: shown, never edited, added or deleted in the admin (a game
+# ends through the finish seam, a rating is written by rankings.ratings, a Daily Challenge
+# row by its services).
+READ_ONLY = ("games.game", "games.turn", "games.challenge", "daily.dailygame",
+             "daily.dailyvoid", "rankings.ratingchange", "rankings.botratingchange",
+             "accounts.player")
+CURATED = ("puzzles.puzzle", "puzzles.week")  # the curators' work: edited here
+MEMBER_RECORDS = ("puzzles.progress",)  # shown; deleted by a superuser, never edited
+ACTIONS = {
+    "games.game": ("void_selected",),
+    "daily.dailygame": ("void_outdated",),
+    "puzzles.puzzle": ("validate_selected", "delete_selected"),
+    "puzzles.week": ("draft_selected", "publish_selected", "delete_selected"),
+    "puzzles.progress": ("delete_selected",),
+}
+# Models of other apps in the admin (Django's auth, allauth, axes, ...): superusers only,
+# checked on their lists; what else a superuser may do there is those apps' choice.
+OTHER_MODELS = "other"
+
+
+def _model_rows() -> list[AdminRow]:
+    rows = []
+    viewer = {"changelist": "allowed", "change": "allowed", "history": "allowed"}
+    for model in (*READ_ONLY, *CURATED, *MEMBER_RECORDS):
+        for view in MODEL_VIEWS:
+            superuser = "allowed"
+            if model in READ_ONLY and view in ("add", "change POST", "delete", "delete POST"):
+                superuser = "403"
+            if model in MEMBER_RECORDS and view in ("add", "change POST"):
+                superuser = "403"
+            changer = "allowed" if model in CURATED and view == "change POST" \
+                else viewer.get(view, "403")
+            rows.append(AdminRow(model, view, admin_cells(
+                staff_view=viewer.get(view, "403"), staff_change=changer,
+                superuser=superuser)))
+        for action in ACTIONS.get(model, ()):
+            rows.append(AdminRow(model, f"action {action}", admin_cells(
+                staff_view="refused",
+                staff_change="refused" if action == "delete_selected" else "allowed")))
+    rows.append(AdminRow(OTHER_MODELS, "changelist", admin_cells()))
+    return rows
+
+
+SITE_ADMIN = [
+    AdminRow("site", "admin:index", admin_cells(staff="allowed", staff_view="allowed")),
+    AdminRow("site", "admin:login", admin_cells(
+        member="allowed", guest="allowed", signed_out="allowed", staff="302 /admin/",
+        staff_view="302 /admin/", superuser="302 /admin/")),
+    AdminRow("site", "admin:logout", admin_cells(  # signing out is a POST
+        member="302 /admin/", guest="302 /admin/", signed_out="302 /admin/", staff="405",
+        staff_view="405", superuser="405")),
+    AdminRow("site", "admin:password_change", admin_cells(staff="allowed",
+                                                          staff_view="allowed")),
+    AdminRow("site", "admin:password_change_done", admin_cells(staff="allowed",
+                                                               staff_view="allowed")),
+    AdminRow("site", "admin:jsi18n", admin_cells(staff="allowed", staff_view="allowed")),
+    AdminRow("site", "admin:app_list", admin_cells(staff="404", staff_view="allowed")),
+    AdminRow("site", "admin:autocomplete", admin_cells(staff="403", staff_view="403",
+                                                       superuser="403")),
+    AdminRow("site", "catch-all", admin_cells(staff="404", staff_view="404",
+                                              superuser="404")),
+    AdminRow("site", "admin:view_on_site", admin_cells(staff="404", staff_view="404",
+                                                       superuser="404")),
+]
+
+ADMIN: list[AdminRow] = [*_model_rows(), *SITE_ADMIN]
+
+
+# --- rendering ---------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    head: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+
+    def markdown(self) -> str:
+        lines = ["| " + " | ".join(self.head) + " |",
+                 "| " + " | ".join("---" for _ in self.head) + " |"]
+        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
+                  for row in self.rows]
+        return "\n".join(lines)
+
+
+def render() -> str:
+    views = Table(["URL name", "method", "scenario", *(ROLE_NAMES[r] for r in ROLES),
+                   "allowed is", "note"])
+    for v in VIEWS:
+        views.rows.append([f"`{v.name}`", v.method, v.scenario,
+                           *(v.outcome(r) for r in ROLES), v.allowed, v.note])
+    sockets = Table(["socket", "message", "scenario", *(ROLE_NAMES[r] for r in ROLES)])
+    for s in SOCKETS:
+        sockets.rows.append([s.socket, f"`{s.message}`", s.scenario,
+                             *(s.outcome(r) for r in ROLES)])
+    admin = Table(["model", "view or action", *(ADMIN_ROLE_NAMES[r] for r in ADMIN_ROLES)])
+    for a in ADMIN:
+        admin.rows.append([f"`{a.target}`", a.view, *(a.outcome(r) for r in ADMIN_ROLES)])
+    scenarios = "\n".join(f"- `{key}`: {text}" for key, text in SCENARIOS.items())
+    intro = __doc__.split("\n\n", 1)[1].rsplit("\n\nThis module", 1)[0]
+    return f"""# Permissions
+
+Who may do what on the site: every URL, every socket message and every admin view and
+action, for each role. The tables are generated from `tests/permissions/matrix.py` (run
+`python -m tests.permissions.matrix > docs/permissions.md`), and the tests in
+`tests/permissions/` assert every cell. A URL pattern, socket message type, admin model
+or admin action that has no row makes those tests fail.
+
+Roles: the player holds a seat of the game (in `guest-bot`, that seat belongs to a guest's
+browser session); the opponent holds the other seat; a spectator is a member with no seat;
+a guest is a browser session that is not signed in and holds a seat of its own game
+against CargoBot, not of this one; signed out is a browser with no session at all; staff
+is a member with `is_staff`. On the site, staff and superusers have no powers beyond a
+spectator's: their powers are in the admin.
+
+{intro}
+
+Hidden information never reaches a role that may not see it, whatever the outcome: no
+response or frame contains a game's bot seed (the Daily Challenge's seed of the day is its
+games' bot seed) or a guest's session key (the admin shows neither); a Daily Challenge game
+of today is seen by its player only, until the day ends (midnight Pacific), and is
+reviewed by no one until then; a refusal to anyone else tells nothing of it (no ply, no
+state). Cargo Express is not on the site yet: its seats' hidden
+hands will need rows here when its pages come (docs/architecture.md, "Adding a game").
+
+## Scenarios
+
+{scenarios}
+
+## Pages and endpoints
+
+{views.markdown()}
+
+## Socket messages
+
+Each message is sent on a socket opened by that role (`connect` is the opening itself).
+
+{sockets.markdown()}
+
+## The admin
+
+Staff with view permissions holds the view permission of every model of the site's apps
+(games, daily, puzzles, rankings, accounts), nothing else; staff with change permissions
+holds their view and change permissions (no add, no delete): a moderator who may void
+games and a curator who edits, validates, drafts and publishes puzzles and weeks.
+`refused`: the action is not offered, and posting it changes nothing.
+
+{admin.markdown()}
+"""
+
+
+if __name__ == "__main__":
+    print(render(), end="")
