@@ -1,7 +1,7 @@
 """axe-core in the browser tests: inject the vendored engine into a page and assert that it
 finds no violation of any impact (minor, moderate, serious or critical).
 
-`assert_accessible(page, label)` runs every rule axe enables by default (WCAG 2.0/2.1/2.2
+`assert_accessible(page: Page, label)` runs every rule axe enables by default (WCAG 2.0/2.1/2.2
 A and AA and best practices) on the whole document. On failure the assertion message lists
 each violation readably: its id, impact and help text, and for each node its CSS target,
 the HTML and axe's summary of what to fix. The engine is the npm package `axe-core`,
@@ -18,6 +18,8 @@ import functools
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Page
+
 AXE_PATH = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
 # Rules a test may leave out must be named where the test calls, never here.
@@ -29,13 +31,13 @@ def axe_source() -> str:
     return AXE_PATH.read_text(encoding="utf-8")
 
 
-def inject(page) -> None:
+def inject(page: Page) -> None:
     """Load axe into the page's main frame, once per document."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(axe_source())
 
 
-def violations(page, disable: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+def violations(page: Page, disable: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """axe's violations on the page as it is now (every impact)."""
     inject(page)
     options = dict(RUN_OPTIONS)
@@ -63,7 +65,7 @@ def describe(found: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def assert_accessible(page, label: str, disable: tuple[str, ...] = ()) -> None:
+def assert_accessible(page: Page, label: str, disable: tuple[str, ...] = ()) -> None:
     """Fail, listing each violation, unless axe finds none on the page.
 
     `label` names the page and state (e.g. "game as player, dark, 390") in the message.
