@@ -178,6 +178,20 @@ export class Bay {
     (target || this.slots).focus();
   }
 
+  /** The cell whose target has focus, or null. */
+  focusedCell() {
+    const active = document.activeElement;
+    return active?.classList?.contains("cell") && this.cells.contains(active) ? active.dataset.cell : null;
+  }
+
+  /** Focus a cell's target if it is offered; whether it was. */
+  focusCell(name) {
+    const button = this.cellButtons.get(name);
+    if (!button || button.disabled || this.cells.hidden) return false;
+    button.focus();
+    return true;
+  }
+
   /** Whether focus is on the board (a target or the bay). */
   hasFocus() {
     return this.root.contains(document.activeElement);

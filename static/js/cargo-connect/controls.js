@@ -210,6 +210,7 @@ export class TurnControls {
   }
 
   pickDamage(tokens, first) {
+    const onCell = this.bay.focusedCell();
     this.bay.clearTargets();
     this.heading(this.cardNames.get("D"));
     const pairs = tokens.map((t) => splitCells(t.slice(1)));
@@ -236,6 +237,7 @@ export class TurnControls {
     }, null, "controls-cells");
     if (first) this.bay.mark("is-picked", new Set([first]));
     this.panel.append(this.backButton("Back", "D"));
+    if (onCell) this.bay.focusCell(onCell) || this.bay.focusBoard();
   }
 
   tokenButton(token, label) {
@@ -260,6 +262,7 @@ export class TurnControls {
   offerUnload(token, option, picked) {
     const first = !this.panel.querySelector("[data-unload]"); // the step just opened
     const refocus = this.focusIsOurs();
+    const onCell = this.bay.focusedCell();
     this.bay.clearTargets();
     this.bay.render(option.rows, option.lock);
     this.heading("Unload an AppCon?");
@@ -316,7 +319,8 @@ export class TurnControls {
     actions.append(unload, skip, this.backButton("Back", /^[a-h]$/.test(token) ? null : token[0]));
     this.panel.append(actions);
     if (chosen) unload.focus();
-    else if (first || (refocus && !this.bay.hasFocus())) list.querySelector("button")?.focus();
+    else if (onCell && this.bay.focusCell(onCell)) return; // picking cores on the bay
+    else if (first || refocus) list.querySelector("button")?.focus();
   }
 
   send(token) {
