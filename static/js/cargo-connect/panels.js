@@ -157,7 +157,17 @@ export function renderTurnList(list, turns, { sides, current, onPick, result } =
     line.dataset.result = "";
     list.append(line);
   }
-  list.querySelector(".is-last")?.scrollIntoView?.({ block: "nearest" });
+  scrollWithin(list, list.querySelector(".is-last"));
+}
+
+/** Scroll the list itself (never the page: on a phone the list is below the bay) so that
+ * `item` shows. The list is the items' offset parent (position: relative). */
+function scrollWithin(list, item) {
+  if (!item) return;
+  const top = item.offsetTop;
+  const end = top + item.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (end > list.scrollTop + list.clientHeight) list.scrollTop = end - list.clientHeight;
 }
 
 const DECIDED = {
