@@ -15,6 +15,10 @@ What keeps a socket standing (docs/production.md, "Faults"):
   handled (a turn sent just before a close is applied or refused, never dropped);
 - a member's socket acts only while its session is still signed in: sign-out, a password
   change and deactivation close it (`session.check`), and each turn or resign checks again.
+
+Presence (games/presence.py): a game socket of a viewer without a seat counts as one
+spectator while it is open (the count goes to the game's group as a `spectators` frame when
+it changes, and to each socket as it connects); a member's sockets mark them online.
 """
 
 from __future__ import annotations
@@ -23,10 +27,12 @@ import asyncio
 import json
 import logging
 import threading
+import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -35,7 +41,7 @@ from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import connection, connections
 
-from . import access, broadcast, limits, services
+from . import access, broadcast, limits, presence, services
 from .actors import Actor, session_signed_in
 from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
 from .protocol import MAX_TOKEN_LENGTH, Code, GameError
@@ -92,6 +98,20 @@ def close_db_threads(timeout: float = 10.0) -> None:
             future.result()
     finally:
         executor.shutdown(wait=True)
+
+
+def off_loop(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """A presence call (a Redis round trip) on a worker thread, not the event loop."""
+    return sync_to_async(func, thread_sensitive=False)
+
+
+async def quietly(call: Awaitable[Any]) -> Any:
+    """Presence is a nicety: a store that fails (Redis down) never breaks the socket."""
+    try:
+        return await call
+    except Exception as error:
+        log.debug("presence call failed: %s", error)
+        return None
 
 
 def _ply(value: Any) -> int | None:
@@ -270,6 +290,24 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             await self.join(socket_group(user.pk))
+            await quietly(off_loop(presence.seen)(user.pk))
+
+    async def mark_seen(self) -> None:
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            await quietly(off_loop(presence.seen)(user.pk))
+
+    async def send_group_now(self, group: str, frame: dict[str, Any]) -> None:
+        """A frame to a group from the socket itself (no transaction to wait for)."""
+        if not self.layer_ok or self.channel_layer is None:
+            await self.send_json(frame)
+            return
+        try:
+            await self.channel_layer.group_send(group, {
+                "type": "frame.send", "text": json.dumps(frame, separators=(",", ":"))})
+        except Exception as error:
+            broadcast.health.failed(group, error)
+            await self.send_json(frame)
 
     async def signed_in(self) -> bool:
         """Is the session this socket opened with still the one it acts for? (A guest's
@@ -297,6 +335,7 @@ class GameConsumer(FrameConsumer):
     client_ply = 0  # the ply the client has been sent frames up to
     counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
     mode = ""
+    watching = ""  # this socket's id among the game's spectators, while it counts as one
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -317,6 +356,21 @@ class GameConsumer(FrameConsumer):
         await self.accept()
         self.client_ply = _state_ply(state)
         await self.send_json({"type": "state", "state": state})
+        await self.count_spectators()
+
+    async def count_spectators(self) -> None:
+        """A spectator's socket counts itself and tells the game's group; a player's socket
+        is told the count as it stands."""
+        if self.seat is None:
+            self.watching = uuid.uuid4().hex
+            count = await quietly(off_loop(presence.watch)(self.game_id, self.watching))
+            if count is not None:
+                await self.send_group_now(self.group,
+                                          presence.spectators_frame(self.game_id, count))
+            return
+        count = await quietly(off_loop(presence.spectators)(self.game_id))
+        if count is not None:
+            await self.send_json(presence.spectators_frame(self.game_id, count))
 
     def count_anonymous(self) -> bool:
         """Take one of this address's and this game's anonymous spectator places."""
@@ -341,6 +395,17 @@ class GameConsumer(FrameConsumer):
         return services.state_of(game, viewer=self.seat)
 
     async def disconnect(self, code: int) -> None:
+        if self.watching:
+            watching, self.watching = self.watching, ""
+            count = await quietly(off_loop(presence.unwatch)(self.game_id, watching))
+            if count is not None and self.channel_layer is not None and self.layer_ok:
+                try:
+                    await self.channel_layer.group_send(self.group, {
+                        "type": "frame.send",
+                        "text": json.dumps(presence.spectators_frame(self.game_id, count),
+                                           separators=(",", ":"))})
+                except Exception as error:
+                    broadcast.health.failed(self.group, error)
         await self.leave_groups()
         if self.counted is not None:
             address, game_id = self.counted
@@ -358,6 +423,9 @@ class GameConsumer(FrameConsumer):
         kind = content["type"]
         if kind == "ping":
             await self.catch_up_if_behind()
+            if self.watching:
+                await quietly(off_loop(presence.watch)(self.game_id, self.watching))
+            await self.mark_seen()
             await self.send_json({"type": "pong"})
         elif kind == "turn":
             ply, token = _ply(content.get("ply")), content.get("token")
@@ -472,6 +540,7 @@ class LobbyConsumer(FrameConsumer):
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content["type"] == "ping":
+            await self.mark_seen()
             await self.send_json({"type": "pong"})
         else:
             await self.send_error(Code.BAD_FRAME, "the lobby socket only answers ping")
