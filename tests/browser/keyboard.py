@@ -28,7 +28,7 @@ def focused(page: Page) -> dict[str, Any]:
     return page.evaluate(FOCUSED)
 
 
-def press_until(page: Page, key: str, done: Callable[[dict[str, Any]], bool],
+def press_until(page: Page, key: str, done: Callable[[dict[str, Any]], object],
                 limit: int = 60) -> dict[str, Any]:
     """Press `key` until `done(focused)` holds; fail after `limit` presses."""
     now = focused(page)
@@ -42,7 +42,7 @@ def press_until(page: Page, key: str, done: Callable[[dict[str, Any]], bool],
     raise AssertionError(f"{limit} presses of {key} never reached the element; focus: {now}")
 
 
-def tab_to(page: Page, done: Callable[[dict[str, Any]], bool], limit: int = 60) -> dict[str, Any]:
+def tab_to(page: Page, done: Callable[[dict[str, Any]], object], limit: int = 60) -> dict[str, Any]:
     return press_until(page, "Tab", done, limit)
 
 
