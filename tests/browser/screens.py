@@ -1,37 +1,53 @@
-"""The two screens browser tests look at (a phone, 390×844, and a laptop, 1366×900), a
-browser context per screen and colour scheme, and screenshots kept under
-`artifacts/screenshots/` (SCREENSHOTS_DIR overrides it; CI keeps the folder as an
-artifact, README.md "Screenshots")."""
+"""Screenshots of the pages the browser tests visit, kept as CI artifacts.
+
+`shoot(page: Page, name)` saves a full-page PNG as `<dir>/<name>.png`, where `<dir>` is
+`$SCREENSHOTS_DIR` or, by default, `artifacts/screenshots/` at the repository's root
+(git-ignored; the README names it). Names say page, width and theme, e.g.
+`game-player-390-dark`; a later run overwrites the same names.
+
+`browser(chromium_path)` and `new_page(browser, 390 | 1366, color_scheme)` open the two
+screens the site is tested on: a phone (390×844) and a laptop (1366×900).
+"""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.browser.conftest import CHROMIUM_ARGS
-
-SCREENS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 900}}
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def screenshot_dir() -> Path:
-    folder = Path(os.environ.get("SCREENSHOTS_DIR") or ROOT / "artifacts" / "screenshots")
+def screenshots_dir() -> Path:
+    configured = os.environ.get("SCREENSHOTS_DIR")
+    folder = Path(configured) if configured else ROOT / "artifacts" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
 
-def shot(page: Page, name: str, full_page: bool = True) -> Path:
-    path = screenshot_dir() / f"{name}.png"
+def shoot(page: Page, name: str, full_page: bool = True) -> Path:
+    """Save a screenshot of the page as it is now and return its path."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9._-]*", name):
+        raise ValueError(f"screenshot names are lowercase words with - or _: {name!r}")
+    path = screenshots_dir() / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
+# --- the two screens, a context per screen and colour scheme ------------------------------
+
+SCREENS = {390: {"width": 390, "height": 844}, 1366: {"width": 1366, "height": 900}}
+
+
 @contextmanager
 def browser(chromium_path: str) -> Iterator[Browser]:
+    """One Chromium for a test that needs several contexts (players, screens, schemes)."""
+    from tests.browser.conftest import CHROMIUM_ARGS
+
     with sync_playwright() as playwright:
         opened = playwright.chromium.launch(executable_path=chromium_path, headless=True,
                                             args=CHROMIUM_ARGS)
@@ -41,12 +57,14 @@ def browser(chromium_path: str) -> Iterator[Browser]:
             opened.close()
 
 
-def new_page(opened: Browser, screen: str, color_scheme: str = "dark") -> Page:
-    """A fresh context (its own cookies) on `screen`, the system preferring `color_scheme`;
-    the page collects its script errors in `page.errors`."""
-    context = opened.new_context(viewport=SCREENS[screen], color_scheme=color_scheme)  # type: ignore[arg-type]
+def new_page(opened: Browser, screen: int, color_scheme: str = "dark") -> Page:
+    """A fresh context (its own cookies) on `screen` (390 or 1366), the system preferring
+    `color_scheme`; the page collects its script errors in `page.errors`."""
+    context = opened.new_context(viewport=SCREENS[screen],  # type: ignore[arg-type]
+                                 color_scheme=color_scheme)  # type: ignore[arg-type]
     page = context.new_page()
     page.set_default_timeout(15_000)
-    page.errors = []  # type: ignore[attr-defined]
-    page.on("pageerror", lambda error: page.errors.append(str(error)))  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.errors = errors  # type: ignore[attr-defined]
+    page.on("pageerror", lambda error: errors.append(str(error)))
     return page

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games import services
 from tests.browser.devices import PASSWORD, sign_in
-from tests.browser.screens import browser, new_page, shot
+from tests.browser.screens import browser, new_page, shoot
 from tests.games.support import member, new_game
 
 
@@ -23,7 +23,7 @@ def finished(django_user_model):
     return game.id
 
 
-@pytest.mark.parametrize("alice_screen, bob_screen", [("laptop", "phone"), ("phone", "laptop")])
+@pytest.mark.parametrize("alice_screen, bob_screen", [(1366, 390), (390, 1366)])
 def test_both_players_go_to_the_rematch(finished, chromium_path, live_url, alice_screen,
                                         bob_screen):
     with browser(chromium_path) as opened:
@@ -47,31 +47,31 @@ def test_both_players_go_to_the_rematch(finished, chromium_path, live_url, alice
         expect(bob).to_have_title("Your turn · bob vs alice · Cargo Connect")
         expect(alice).to_have_title("bob vs alice · Cargo Connect")
         expect(bob.locator("[data-status-line]")).to_have_text("Your turn")
-        shot(alice, f"rematch-started-{alice_screen}-dark")
-        shot(bob, f"rematch-started-{bob_screen}-light")
+        shoot(alice, f"rematch-started-{alice_screen}-dark")
+        shoot(bob, f"rematch-started-{bob_screen}-light")
         assert alice.errors == [] and bob.errors == []
 
 
 def test_a_spectator_is_labelled_and_counted_live(finished, chromium_path, live_url):
     with browser(chromium_path) as opened:
-        alice = new_page(opened, "laptop")
+        alice = new_page(opened, 1366)
         sign_in(alice, live_url, "alice@example.com", name="alice")
         alice.goto(f"{live_url}/g/{finished}")
         count = alice.locator("[data-spectators]")
         expect(count).to_have_text("0 spectators")
         expect(alice.locator(".watching-label")).to_have_count(0)
 
-        carol = new_page(opened, "phone", color_scheme="light")
+        carol = new_page(opened, 390, color_scheme="light")
         sign_in(carol, live_url, "carol@example.com", name="carol")
         carol.goto(f"{live_url}/g/{finished}")
         expect(carol.locator(".watching-label")).to_have_text("Watching")
         expect(count).to_have_text("1 spectator")
-        visitor = new_page(opened, "phone")
+        visitor = new_page(opened, 390)
         visitor.goto(f"{live_url}/g/{finished}")
         expect(count).to_have_text("2 spectators")
         expect(carol.locator("[data-spectators]")).to_have_text("2 spectators")
-        shot(carol, "game-spectator-phone-light")
-        shot(alice, "game-player-laptop-dark")
+        shoot(carol, "rematch-game-spectator-390-light")
+        shoot(alice, "rematch-game-player-1366-dark")
         visitor.context.close()
         expect(count).to_have_text("1 spectator")
         assert alice.errors == [] and carol.errors == []

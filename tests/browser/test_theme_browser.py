@@ -5,7 +5,7 @@ system; the header's switch changes the theme at once and the choice survives a 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.screens import SCREENS, browser, new_page, shot
+from tests.browser.screens import SCREENS, browser, new_page, shoot
 
 DARK_BG = "rgb(13, 19, 33)"
 LIGHT_BG = "rgb(243, 245, 250)"
@@ -23,7 +23,7 @@ def test_the_switch_is_remembered_across_a_reload(chromium_path, live_url, scree
         assert background(page) == LIGHT_BG  # the system's preference, no choice made
         switch = page.locator("[data-theme-switch]")
         expect(switch).to_have_accessible_name("Switch to dark theme")
-        shot(page, f"home-signed-out-{screen}-light")
+        shoot(page, f"home-signed-out-{screen}-light")
         switch.click()
         expect(page.locator("html")).to_have_attribute("data-theme", "dark")
         assert background(page) == DARK_BG
@@ -35,7 +35,7 @@ def test_the_switch_is_remembered_across_a_reload(chromium_path, live_url, scree
         assert background(page) == DARK_BG
         page.goto(live_url + "/how-to-play")
         assert background(page) == DARK_BG
-        shot(page, f"howto-{screen}-dark")
+        shoot(page, f"howto-{screen}-dark")
 
         page.locator("[data-theme-switch]").click()
         page.reload()
@@ -47,17 +47,17 @@ def test_the_switch_is_remembered_across_a_reload(chromium_path, live_url, scree
 def test_the_system_preference_applies_without_a_choice(chromium_path, live_url):
     with browser(chromium_path) as opened:
         for scheme, colour in (("dark", DARK_BG), ("light", LIGHT_BG)):
-            page = new_page(opened, "laptop", color_scheme=scheme)
+            page = new_page(opened, 1366, color_scheme=scheme)
             page.goto(live_url + "/play/")
             assert background(page) == colour
             expect(page.locator("[data-theme-switch]")).to_have_accessible_name(
                 f"Switch to {'light' if scheme == 'dark' else 'dark'} theme")
-            shot(page, f"lobby-signed-out-laptop-{scheme}")
+            shoot(page, f"lobby-signed-out-1366-{scheme}")
 
 
 def test_the_switch_works_without_the_script(chromium_path, live_url):
     with browser(chromium_path) as opened:
-        context = opened.new_context(viewport=SCREENS["phone"], java_script_enabled=False,
+        context = opened.new_context(viewport=SCREENS[390], java_script_enabled=False,
                                      color_scheme="dark")
         page = context.new_page()
         page.goto(live_url + "/how-to-play")
