@@ -34,7 +34,7 @@ class PuzzleDay:
     size: int
     is_today: bool
     url: str | None  # None: not open yet, or no puzzle published
-    state: str  # "solved", "tried", "new", "opens on its day"
+    state: str  # "solved", "tried", "new", "opens on its day", "not published"
 
 
 def quick_play_choices() -> list[dict[str, Any]]:
@@ -70,8 +70,8 @@ def week_days(user: Any) -> list[PuzzleDay]:
             size=puzzle.size if puzzle else WEEK_SCHEDULE[day].size,
             is_today=date == today,
             url=reverse("puzzles:puzzle", kwargs={"day": date}) if opened else None,
-            state=(done.get(puzzle.pk, "new") if puzzle else "new") if opened
-            else "opens on its day",
+            state=done.get(puzzle.pk, "new") if opened and puzzle is not None
+            else "opens on its day" if date > today else "not published",
         ))
     return out
 

@@ -17,8 +17,9 @@ What keeps a socket standing (docs/production.md, "Faults"):
   change and deactivation close it (`session.check`), and each turn or resign checks again.
 
 Presence (games/presence.py): a game socket of a viewer without a seat counts as one
-spectator while it is open (the count goes to the game's group as a `spectators` frame when
-it changes, and to each socket as it connects); a member's sockets mark them online.
+spectator while it is open; a socket that sends `{"type": "spectators"}` gets the count
+then and a `spectators` frame at each change (group `spectators.<game>`); a member's
+sockets mark them online.
 """
 
 from __future__ import annotations
@@ -297,18 +298,6 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         if user is not None and user.is_authenticated:
             await quietly(off_loop(presence.seen)(user.pk))
 
-    async def send_group_now(self, group: str, frame: dict[str, Any]) -> None:
-        """A frame to a group from the socket itself (no transaction to wait for)."""
-        if not self.layer_ok or self.channel_layer is None:
-            await self.send_json(frame)
-            return
-        try:
-            await self.channel_layer.group_send(group, {
-                "type": "frame.send", "text": json.dumps(frame, separators=(",", ":"))})
-        except Exception as error:
-            broadcast.health.failed(group, error)
-            await self.send_json(frame)
-
     async def signed_in(self) -> bool:
         """Is the session this socket opened with still the one it acts for? (A guest's
         session must still exist; a member's must still be signed in to the member with
@@ -359,18 +348,32 @@ class GameConsumer(FrameConsumer):
         await self.count_spectators()
 
     async def count_spectators(self) -> None:
-        """A spectator's socket counts itself and tells the game's group; a player's socket
-        is told the count as it stands."""
-        if self.seat is None:
-            self.watching = uuid.uuid4().hex
-            count = await quietly(off_loop(presence.watch)(self.game_id, self.watching))
-            if count is not None:
-                await self.send_group_now(self.group,
-                                          presence.spectators_frame(self.game_id, count))
+        """A spectator's socket counts itself and tells the sockets that asked for the
+        count (`spectators` frames go only to those: older clients never see one)."""
+        if self.seat is not None:
             return
-        count = await quietly(off_loop(presence.spectators)(self.game_id))
+        self.watching = uuid.uuid4().hex
+        count = await quietly(off_loop(presence.watch)(self.game_id, self.watching))
         if count is not None:
-            await self.send_json(presence.spectators_frame(self.game_id, count))
+            await self.tell_spectator_count(count)
+
+    async def tell_spectator_count(self, count: int) -> None:
+        if not self.layer_ok or self.channel_layer is None:
+            return
+        group = broadcast.spectators_group(self.game_id)
+        try:
+            await self.channel_layer.group_send(group, {
+                "type": "frame.send",
+                "text": json.dumps(presence.spectators_frame(self.game_id, count),
+                                   separators=(",", ":"))})
+        except Exception as error:
+            broadcast.health.failed(group, error)
+
+    async def subscribe_spectators(self) -> None:
+        """`{"type": "spectators"}`: the count now, and each change from now on."""
+        await self.join(broadcast.spectators_group(self.game_id))
+        count = await quietly(off_loop(presence.spectators)(self.game_id))
+        await self.send_json(presence.spectators_frame(self.game_id, count or 0))
 
     def count_anonymous(self) -> bool:
         """Take one of this address's and this game's anonymous spectator places."""
@@ -398,14 +401,8 @@ class GameConsumer(FrameConsumer):
         if self.watching:
             watching, self.watching = self.watching, ""
             count = await quietly(off_loop(presence.unwatch)(self.game_id, watching))
-            if count is not None and self.channel_layer is not None and self.layer_ok:
-                try:
-                    await self.channel_layer.group_send(self.group, {
-                        "type": "frame.send",
-                        "text": json.dumps(presence.spectators_frame(self.game_id, count),
-                                           separators=(",", ":"))})
-                except Exception as error:
-                    broadcast.health.failed(self.group, error)
+            if count is not None:
+                await self.tell_spectator_count(count)
         await self.leave_groups()
         if self.counted is not None:
             address, game_id = self.counted
@@ -441,6 +438,8 @@ class GameConsumer(FrameConsumer):
                                       'a resign is {"type": "resign", "ply": int}')
                 return
             await self.call(self.resign, content.get("ply"))
+        elif kind == "spectators":
+            await self.subscribe_spectators()
         elif kind == "sync":
             after = _ply(content.get("after"))
             if after is None:

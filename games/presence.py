@@ -8,7 +8,7 @@ socket leaving removes itself; a process that dies without closing its sockets l
 entries that expire within `SPECTATOR_TTL`. The count is what has not expired.
 
 **Online.** A member is online if they loaded a page (`OnlineMiddleware`, at most one write
-a minute per member) or their open socket connected or pinged in the last
+a minute per member and process) or their open socket connected or pinged in the last
 `ONLINE_SECONDS`: one sorted set `presence:online`, member id scored by when last seen.
 
 With REDIS_URL set the sets live in Redis (the same server as the channel layer and the
@@ -25,7 +25,6 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
 SPECTATOR_TTL = 90  # seconds; the page pings every 25 s
@@ -136,6 +135,7 @@ def store() -> Store:
 def reset(new: Store | None = None) -> None:
     """Forget everything (tests), or use `new` as the store."""
     global _store
+    _touched.clear()
     with _store_lock:
         if new is not None:
             _store = new
@@ -188,9 +188,23 @@ def online_count() -> int:
     return store().count_above(ONLINE_KEY, now() - ONLINE_SECONDS)
 
 
+_touched: dict[int, float] = {}  # member id -> when this process last wrote "seen"
+
+
+def touch(user_id: int) -> None:
+    """`seen`, at most once a TOUCH_EVERY per member and process."""
+    moment = now()
+    if moment - _touched.get(user_id, float("-inf")) < TOUCH_EVERY:
+        return
+    if len(_touched) > 10_000:
+        _touched.clear()
+    _touched[user_id] = moment
+    seen(user_id)
+
+
 class OnlineMiddleware:
-    """Marks a signed-in member as seen, at most once a TOUCH_EVERY per member (a cache
-    key says it was done). A failing store never fails the page."""
+    """Marks a signed-in member as seen on each page (`touch`). A failing store never
+    fails the page."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -199,8 +213,7 @@ class OnlineMiddleware:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             try:
-                if cache.add(f"presence-touch:{user.pk}", 1, TOUCH_EVERY):
-                    seen(user.pk)
+                touch(user.pk)
             except Exception:  # Redis down: presence is a nicety
                 pass
         return self.get_response(request)

@@ -46,10 +46,12 @@ def pytest_report_header(config):
 
 @pytest.fixture(autouse=True)
 def fresh_live_limits():
-    """Each test starts with empty per-process budgets, socket counts and frame cache
-    (games/limits.py, games/history.py), as a fresh server process would."""
-    from games import history, limits
+    """Each test starts with empty per-process budgets, socket counts, frame cache and
+    presence (games/limits.py, games/history.py, games/presence.py), as a fresh server
+    process would."""
+    from games import history, limits, presence
 
     limits.reset()
     history.recent.clear()
+    presence.reset()
     yield

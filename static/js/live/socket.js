@@ -94,6 +94,7 @@ export class GameSocket {
       clearTimeout(openTimer);
       this.sync(this.firstSync ? Math.max(0, this.ply - 1) : this.ply);
       this.firstSync = false;
+      if (this.h.onSpectators) this.sendFrame({ type: "spectators" }); // the count, kept live
       if (this.pending) this.sendFrame({ type: "turn", ...this.pending });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.sendFrame({ type: "ping" }), PING_MS);
