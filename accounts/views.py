@@ -8,6 +8,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from cargosite.errors import styled_404
+
 from . import profile as queries
 
 
@@ -23,6 +25,7 @@ def _member_or_redirect(request: HttpRequest, username: str, name: str) -> tuple
     return user, None
 
 
+@styled_404
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     user, moved = _member_or_redirect(request, username, "accounts:user")
     if moved is not None:
@@ -39,6 +42,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "accounts/profile.html", context)
 
 
+@styled_404
 def games(request: HttpRequest, username: str) -> HttpResponse:
     user, moved = _member_or_redirect(request, username, "accounts:games")
     if moved is not None:

@@ -1,12 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import howto, views
+from . import howto, theme, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("metrics", views.metrics, name="metrics"),
+    path("theme", theme.set_theme, name="theme"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
@@ -16,3 +17,7 @@ urlpatterns = [
     path("how-to-play", howto.how_to_play, name="howto"),
     path("admin/", admin.site.urls),
 ]
+
+handler400 = "cargosite.errors.bad_request"
+handler403 = "cargosite.errors.permission_denied"
+handler404 = "cargosite.errors.page_not_found"

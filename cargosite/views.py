@@ -6,11 +6,16 @@ from django.shortcuts import render
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 
+from . import home as home_data
 from .health import run_checks
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """A member's home (Play, their games, today's puzzles, who is online) or, signed out,
+    the landing page."""
+    if request.user.is_authenticated:
+        return render(request, "home.html", home_data.member_home(request.user))
+    return render(request, "home.html", home_data.visitor_home())
 
 
 @never_cache

@@ -3,7 +3,8 @@
 The game's group (`game.<id>`) gets turn, resign, rematch, void frames; a member's group
 (`user.<id>`) gets lobby news meant for them; `lobby` gets seeks as they come and go;
 `sockets.<user id>` reaches every socket a member has open (both kinds), to make them check
-their session after a sign-out, a password change or a deactivation.
+their session after a sign-out, a password change or a deactivation; `spectators.<game>`
+gets a game's spectator count as it changes (only sockets that asked for it).
 
 A send that fails (Redis down) never fails the caller: what was committed stays committed,
 the failure is counted (`failures`), logged once per outage rather than once per frame,
@@ -31,6 +32,11 @@ LOBBY_GROUP = "lobby"
 
 def game_group(game_id: str) -> str:
     return f"game.{game_id}"
+
+
+def spectators_group(game_id: str) -> str:
+    """The sockets of one game that asked for its spectator count (games/presence.py)."""
+    return f"spectators.{game_id}"
 
 
 def user_group(user_id: int) -> str:

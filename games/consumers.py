@@ -16,6 +16,11 @@ What keeps a socket standing (docs/production.md, "Faults"):
 - a member's socket acts only while its session is still signed in: sign-out, a password
   change and deactivation close it (`session.check`), and each turn (inside its write,
   `SessionGuard`) or resign checks again.
+
+Presence (games/presence.py): a game socket of a viewer without a seat counts as one
+spectator while it is open; a socket that sends `{"type": "spectators"}` gets the count
+then and a `spectators` frame at each change (group `spectators.<game>`); a member's
+sockets mark them online.
 """
 
 from __future__ import annotations
@@ -24,10 +29,12 @@ import asyncio
 import json
 import logging
 import threading
+import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -36,7 +43,7 @@ from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import connection, connections
 
-from . import access, broadcast, limits, metrics, services, warm
+from . import access, broadcast, limits, metrics, presence, services, warm
 from .actors import Actor, SessionGuard, session_signed_in
 from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
 from .protocol import MAX_TOKEN_LENGTH, Code, GameError, SignedOut
@@ -93,6 +100,20 @@ def close_db_threads(timeout: float = 10.0) -> None:
             future.result()
     finally:
         executor.shutdown(wait=True)
+
+
+def off_loop(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """A presence call (a Redis round trip) on a worker thread, not the event loop."""
+    return sync_to_async(func, thread_sensitive=False)
+
+
+async def quietly(call: Awaitable[Any]) -> Any:
+    """Presence is a nicety: a store that fails (Redis down) never breaks the socket."""
+    try:
+        return await call
+    except Exception as error:
+        log.debug("presence call failed: %s", error)
+        return None
 
 
 def _ply(value: Any) -> int | None:
@@ -287,6 +308,12 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             await self.join(socket_group(user.pk))
+            await quietly(off_loop(presence.seen)(user.pk))
+
+    async def mark_seen(self) -> None:
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            await quietly(off_loop(presence.seen)(user.pk))
 
     async def signed_in(self) -> bool:
         """Is the session this socket opened with still the one it acts for? (A guest's
@@ -315,6 +342,7 @@ class GameConsumer(FrameConsumer):
     counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
     mode = ""
     guard: SessionGuard | None = None  # the session each turn's write checks
+    watching = ""  # this socket's id among the game's spectators, while it counts as one
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -336,6 +364,35 @@ class GameConsumer(FrameConsumer):
         await self.accept()
         self.client_ply = _state_ply(state)
         await self.send_json({"type": "state", "state": state})
+        await self.count_spectators()
+
+    async def count_spectators(self) -> None:
+        """A spectator's socket counts itself and tells the sockets that asked for the
+        count (`spectators` frames go only to those: older clients never see one)."""
+        if self.seat is not None:
+            return
+        self.watching = uuid.uuid4().hex
+        count = await quietly(off_loop(presence.watch)(self.game_id, self.watching))
+        if count is not None:
+            await self.tell_spectator_count(count)
+
+    async def tell_spectator_count(self, count: int) -> None:
+        if not self.layer_ok or self.channel_layer is None:
+            return
+        group = broadcast.spectators_group(self.game_id)
+        try:
+            await self.channel_layer.group_send(group, {
+                "type": "frame.send",
+                "text": json.dumps(presence.spectators_frame(self.game_id, count),
+                                   separators=(",", ":"))})
+        except Exception as error:
+            broadcast.health.failed(group, error)
+
+    async def subscribe_spectators(self) -> None:
+        """`{"type": "spectators"}`: the count now, and each change from now on."""
+        await self.join(broadcast.spectators_group(self.game_id))
+        count = await quietly(off_loop(presence.spectators)(self.game_id))
+        await self.send_json(presence.spectators_frame(self.game_id, count or 0))
 
     def count_anonymous(self) -> bool:
         """Take one of this address's and this game's anonymous spectator places."""
@@ -364,6 +421,11 @@ class GameConsumer(FrameConsumer):
         return state
 
     async def disconnect(self, code: int) -> None:
+        if self.watching:
+            watching, self.watching = self.watching, ""
+            count = await quietly(off_loop(presence.unwatch)(self.game_id, watching))
+            if count is not None:
+                await self.tell_spectator_count(count)
         await self.leave_groups()
         if self.counted is not None:
             address, game_id = self.counted
@@ -381,6 +443,9 @@ class GameConsumer(FrameConsumer):
         kind = content["type"]
         if kind == "ping":
             await self.catch_up_if_behind()
+            if self.watching:
+                await quietly(off_loop(presence.watch)(self.game_id, self.watching))
+            await self.mark_seen()
             await self.send_json({"type": "pong"})
         elif kind == "turn":
             ply, token = _ply(content.get("ply")), content.get("token")
@@ -396,6 +461,8 @@ class GameConsumer(FrameConsumer):
                                       'a resign is {"type": "resign", "ply": int}')
                 return
             await self.call(self.resign, content.get("ply"))
+        elif kind == "spectators":
+            await self.subscribe_spectators()
         elif kind == "sync":
             after = _ply(content.get("after"))
             if after is None:
@@ -503,6 +570,7 @@ class LobbyConsumer(FrameConsumer):
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content["type"] == "ping":
+            await self.mark_seen()
             await self.send_json({"type": "pong"})
         else:
             await self.send_error(Code.BAD_FRAME, "the lobby socket only answers ping")

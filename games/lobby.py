@@ -1,6 +1,12 @@
-"""Challenges and the lobby: seeks anyone may accept, challenges by link, and the frames
-that keep `/ws/lobby/` current (`seek_added`, `seek_removed`, and `seek_accepted` to the
-creator). Accepting starts an online game through `games.play.create_game`.
+"""Challenges and the lobby: seeks anyone may accept, challenges by link, quick pairing,
+and the frames that keep `/ws/lobby/` current (`seek_added`, `seek_removed`, and
+`seek_accepted` to the creator). Accepting starts an online game through
+`games.play.create_game`.
+
+Quick pairing (`quick_pair`) takes the oldest open seek by someone else with the same game
+type, rules and options, or else makes a seek with those options. A seek's options are the
+kind's whole option set (Cargo Connect: `{"size": 6}`), so a new option (a time control)
+is one more key in the Play button's form and pairs like the size does.
 """
 
 from __future__ import annotations
@@ -35,8 +41,14 @@ def seek_info(challenge: Challenge) -> dict[str, Any]:
         "options": kind.describe_options(challenge.options),
         "rules": challenge.rules,
         "color": RANDOM if challenge.seat is None else kind.seat_key(challenge.seat),
+        # who plays what, from each side: the creator's seat and the taker's
+        "creator_plays": "random" if challenge.seat is None
+        else kind.seat_label(challenge.seat),
+        "taker_plays": "random" if challenge.seat is None
+        else kind.seat_label(1 - challenge.seat),
         "url": reverse("games:challenge", kwargs={"challenge_id": challenge.id}),
         "accept_url": reverse("games:accept", kwargs={"challenge_id": challenge.id}),
+        "cancel_url": reverse("games:cancel", kwargs={"challenge_id": challenge.id}),
     }
 
 
@@ -106,6 +118,32 @@ def accept_challenge(user: Any, challenge_id: str) -> Game:
                        {"type": "seek_accepted", "id": challenge.id, "game": game.id,
                         "url": reverse("games:game", kwargs={"game_id": game.id})})
     return game
+
+
+def quick_pair(user: Any, *, options: dict[str, Any],
+               game_type: str = "cargo-connect") -> tuple[Game | None, Challenge | None]:
+    """Play now: (the game, None) if an open seek with these options was taken, else
+    (None, the seek made for them). A seek taken by someone else meanwhile is skipped."""
+    kind = get_kind(game_type)
+    try:
+        options = kind.check_options(options)
+    except KindError as e:
+        raise GameError(Code.BAD_REQUEST, str(e)) from None
+    candidates = (Challenge.objects.filter(
+        public=True, status=Challenge.Status.OPEN, game_type=game_type,
+        rules=kind.rules_version, options=options)
+        .exclude(creator=user).order_by("created_at").values_list("id", flat=True)[:20])
+    for challenge_id in candidates:
+        try:
+            return accept_challenge(user, challenge_id), None
+        except GameError as refused:
+            if refused.error != Code.GONE:
+                raise
+    mine = Challenge.objects.filter(creator=user, public=True, status=Challenge.Status.OPEN,
+                                    game_type=game_type, options=options).first()
+    if mine is not None:  # pressing Play twice keeps one seek
+        return None, mine
+    return None, create_challenge(user, options=options, game_type=game_type)
 
 
 def my_challenges(user: Any) -> list[Challenge]:

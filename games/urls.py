@@ -22,6 +22,7 @@ register_converter(IdConverter, "gid")
 urlpatterns = [
     path("play/", views.lobby, name="index"),
     path("play/seek", views.create_seek, name="create_seek"),
+    path("play/quick", views.quick_play, name="quick_play"),
     path("play/bot", views.create_bot_game, name="create_bot_game"),
     path("play/seeks.json", views.seeks_json, name="seeks_json"),
     path("challenge/<gid:challenge_id>", views.challenge, name="challenge"),

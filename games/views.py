@@ -17,12 +17,13 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from cargosite.errors import styled_404
 from rankings.elo import BOT_RATINGS
 
-from . import access, metrics, services
+from . import access, metrics, presence, services
 from .actors import Actor, actor_of, ensure_session
 from .kinds import get_kind
-from .lobby import my_challenges
+from .lobby import my_challenges, quick_pair
 from .models import Challenge, Game
 from .protocol import (
     LOBBY_SOCKET_PATH,
@@ -61,6 +62,19 @@ def _hidden_json(reason: str) -> JsonResponse:
     return _refused(GameError(Code.HIDDEN, reason))
 
 
+def players_title(state: dict[str, Any]) -> str:
+    """The page title's words for a game: its seats' holders, "marta vs kofi"."""
+    return " vs ".join(seat.get("name") or seat.get("label") or "?"
+                       for seat in state.get("seats", []))
+
+
+def spectator_count(game_id: str) -> int:
+    try:
+        return presence.spectators(game_id)
+    except Exception:  # the presence store is down: say none rather than fail the page
+        return 0
+
+
 def _int_param(value: Any, default: int | None = None) -> int | None:
     try:
         return int(value)
@@ -72,6 +86,7 @@ def _int_param(value: Any, default: int | None = None) -> int | None:
 
 
 @never_cache
+@styled_404
 def game(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
     if access.run_open_checks(game):  # an app ended the game on opening it
@@ -88,6 +103,8 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         "game": game,
         "state": state,
         "state_json": json.dumps(state),
+        "players_title": players_title(state),
+        "spectators": spectator_count(game.id),
         "view_template": kind.view_template,
         "view_module": kind.view_module,
         "ws_path": game_socket_path(game.id),
@@ -156,6 +173,7 @@ def rematch(request: HttpRequest, game_id: str) -> JsonResponse:
 
 
 @require_GET
+@styled_404
 def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
     reason = _hidden(request, game)
@@ -187,6 +205,7 @@ def replay_json(request: HttpRequest, game_id: str) -> JsonResponse:
 
 
 @require_GET
+@styled_404
 def record(request: HttpRequest, game_id: str) -> HttpResponse:
     site = request.build_absolute_uri("/").rstrip("/")
     shown = _game_or_404(game_id)
@@ -207,16 +226,21 @@ def record(request: HttpRequest, game_id: str) -> HttpResponse:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     kind = get_kind(CARGO_CONNECT)
+    me = request.user.get_username() if request.user.is_authenticated else None
+    seeks = [{**seek, "mine": seek["by"] == me} for seek in services.open_seeks()]
+    seeks.sort(key=lambda seek: not seek["mine"])  # your own seek first, waiting
+    levels = list(kind.bot_levels)
     return render(request, "games/lobby.html", {
-        "seeks": services.open_seeks(),
-        "my_challenges": my_challenges(request.user),
+        "seeks": seeks,
+        "link_challenges": [c for c in my_challenges(request.user) if not c.public],
         "my_bot_games": services.active_bot_games(actor_of(request)),
-        "sizes": kind.sizes,  # type: ignore[attr-defined]
+        "size_choices": [(n, f"{n}×{n}") for n in kind.sizes],  # type: ignore[attr-defined]
         "rules": kind.rules_version,
-        "colors": [("random", "Random"), *((kind.seat_key(i), kind.seat_label(i))
-                                           for i in range(2))],
-        "bot_levels": [(level, kind.bot_name(level), BOT_RATINGS[level])
-                       for level in kind.bot_levels],
+        "color_choices": [("random", "Random"), *((kind.seat_key(i), kind.seat_label(i))
+                                                  for i in range(2))],
+        "bot_choices": [(level, f"{kind.bot_name(level)} ({BOT_RATINGS[level]})")
+                        for level in levels],
+        "bot_default": levels[0],
         "seeks_url": reverse("games:seeks_json"),
         "lobby_ws_path": LOBBY_SOCKET_PATH,
     })
@@ -263,6 +287,22 @@ def create_seek(request: HttpRequest) -> HttpResponse:
     return redirect("games:challenge", challenge_id=challenge.id)
 
 
+@login_required
+@require_POST
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """A Play button: into a waiting seek with the same options, or a new seek of ours
+    (then the lobby shows it waiting). The form's fields are the kind's options."""
+    try:
+        game, seek = quick_pair(request.user, options={"size": request.POST.get("size", 6)})
+    except GameError as refused:
+        messages.error(request, refused.message)
+        return redirect("games:index")
+    if game is not None:
+        return redirect("games:game", game_id=game.id)
+    messages.info(request, "Your seek is in the lobby: the game starts when someone takes it.")
+    return redirect("games:index")
+
+
 def _challenge_or_404(challenge_id: str) -> Challenge:
     try:
         return Challenge.objects.select_related("creator", "game").get(id=challenge_id)
@@ -277,6 +317,7 @@ def _plays_in(challenge: Challenge, request: HttpRequest) -> bool:
 
 @login_required
 @require_GET
+@styled_404
 def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """The link of a challenge: its creator waits here; whoever follows it may accept."""
     challenge = _challenge_or_404(challenge_id)
@@ -334,6 +375,7 @@ MAX_LINE_TEXT = 2000  # the analysis board's trial turns, as text
 
 
 @never_cache
+@styled_404
 def review(request: HttpRequest, game_id: str) -> HttpResponse:
     """GET: the review page (or a refusal: not finished, the spoiler shield). POST: start
     the review (cached once done), then back to the page."""

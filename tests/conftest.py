@@ -46,12 +46,13 @@ def pytest_report_header(config):
 
 @pytest.fixture(autouse=True)
 def fresh_live_limits():
-    """Each test starts with empty per-process budgets, socket counts, frame cache and warm
-    games (games/limits.py, games/history.py, games/warm.py), as a fresh server process
-    would."""
-    from games import history, limits, warm
+    """Each test starts with empty per-process budgets, socket counts, frame cache, warm
+    games and presence (games/limits.py, games/history.py, games/warm.py,
+    games/presence.py), as a fresh server process would."""
+    from games import history, limits, presence, warm
 
     limits.reset()
     history.recent.clear()
     warm.clear()
+    presence.reset()
     yield

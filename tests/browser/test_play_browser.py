@@ -165,13 +165,16 @@ def test_two_players_play_live(two_browsers, live_url):
         expect(audit).to_contain_text("Blue resigned")
         expect(page.locator("[data-action=resign]")).to_be_hidden()
 
-    # Rematch: Alice offers, Bob sees the offer live and accepts; both get the new game.
+    # Rematch: Alice offers, Bob sees the offer live and accepts; both go to the new game.
+    old_url = alice.url
     alice.locator("button[data-action=rematch]").click()
     expect(alice.locator("[data-rematch]")).to_contain_text("waiting for your opponent")
     expect(bob.locator("[data-rematch]")).to_contain_text("alice offers a rematch")
     bob.locator("button[data-action=rematch]").click()
     for page in (alice, bob):
-        expect(page.get_by_role("link", name="Go to the rematch")).to_be_visible()
+        expect(page).not_to_have_url(old_url)
+        expect(page).to_have_url(re.compile(r"/g/[0-9A-Za-z]{10}$"))
+    assert alice.url == bob.url
 
     assert alice.errors == [] and bob.errors == []
 

@@ -47,19 +47,21 @@ export class Bay {
     this.bay = el("div", "gbay");
     this.bay.style.setProperty("--n", String(n));
     const inner = el("div", "gbay-inner");
+    // The bay for screen readers: a table of named cells ("c3, Blue core"), top row first.
+    // It is where focus goes when a turn is done (focusBoard), hence tabindex -1.
     this.slots = el("div", "gbay-slots");
-    this.slots.setAttribute("role", "grid");
-    this.slots.setAttribute("aria-label", "Cargo Bay");
+    this.slots.setAttribute("role", "table");
+    this.slots.setAttribute("aria-label", `Cargo Bay, ${n} by ${n}`);
+    this.slots.tabIndex = -1;
     this.slotEls = new Map();
     for (let y = 0; y < n; y++) {
-      const row = el("div", "");
+      const row = el("div", "slot-row");
       row.setAttribute("role", "row");
-      row.style.display = "contents";
       for (let x = 0; x < n; x++) {
         const name = cellName(x, y, n);
         const slot = el("div", "slot");
         slot.dataset.cell = name;
-        slot.setAttribute("role", "gridcell");
+        slot.setAttribute("role", "cell");
         this.slotEls.set(name, slot);
         row.append(slot);
       }
@@ -76,8 +78,10 @@ export class Bay {
       button.dataset.column = LETTERS[x];
       button.setAttribute("aria-label", `Drop into column ${LETTERS[x]}`);
       button.disabled = true;
+      button.tabIndex = -1;
       button.addEventListener("click", () => this.onColumn?.(LETTERS[x]));
       button.addEventListener("keydown", (e) => this.columnKey(e, x));
+      button.addEventListener("focus", () => this.rove(this.columnButtons, button));
       this.columns.append(button);
       this.columnButtons.push(button);
     }
@@ -91,9 +95,14 @@ export class Bay {
         button.type = "button";
         button.dataset.cell = name;
         button.disabled = true;
+        button.tabIndex = -1;
         button.addEventListener("click", () => this.onCell?.(name));
+        button.addEventListener("keydown", (e) => this.cellKey(e, name));
         button.addEventListener("mouseenter", () => this.onCellHover?.(name));
-        button.addEventListener("focus", () => this.onCellHover?.(name));
+        button.addEventListener("focus", () => {
+          this.rove([...this.cellButtons.values()], button);
+          this.onCellHover?.(name);
+        });
         this.cells.append(button);
         this.cellButtons.set(name, button);
       }
@@ -103,20 +112,89 @@ export class Bay {
     this.root.append(cols, rowsLabels, this.bay);
   }
 
+  // ---- keyboard: one tab stop for the columns and one for the cells (roving tabindex);
+  // arrow keys move between the enabled ones, Home and End jump to the first and last.
+
+  /** Make `current` the one tab stop among `buttons`. */
+  rove(buttons, current) {
+    for (const button of buttons) button.tabIndex = button === current ? 0 : -1;
+  }
+
+  /** Give the tab stop to the first enabled button (or keep it where it is, if enabled). */
+  resetRove(buttons) {
+    const enabled = buttons.filter((b) => !b.disabled);
+    const keep = enabled.find((b) => b.tabIndex === 0);
+    this.rove(buttons, keep || enabled[0] || null);
+  }
+
   columnKey(event, x) {
-    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
-    if (!step) return;
-    event.preventDefault();
     const enabled = this.columnButtons.filter((b) => !b.disabled);
     if (!enabled.length) return;
-    let i = x;
-    for (let k = 0; k < this.n; k++) {
-      i = (i + step + this.n) % this.n;
-      if (!this.columnButtons[i].disabled) {
-        this.columnButtons[i].focus();
-        return;
+    let target = null;
+    if (event.key === "Home") target = enabled[0];
+    else if (event.key === "End") target = enabled[enabled.length - 1];
+    else {
+      const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+      if (!step) return;
+      let i = x;
+      for (let k = 0; k < this.n && !target; k++) {
+        i = (i + step + this.n) % this.n;
+        if (!this.columnButtons[i].disabled) target = this.columnButtons[i];
       }
     }
+    event.preventDefault();
+    target?.focus();
+  }
+
+  cellKey(event, name) {
+    const delta = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+    const enabled = [...this.cellButtons.values()].filter((b) => !b.disabled);
+    if (!enabled.length) return;
+    let target = null;
+    if (event.key === "Home") target = enabled[0];
+    else if (event.key === "End") target = enabled[enabled.length - 1];
+    else if (delta) {
+      // The nearest enabled cell ahead in that direction, preferring the same row/column.
+      const from = coords(name, this.n);
+      let best = Infinity;
+      for (const button of enabled) {
+        const to = coords(button.dataset.cell, this.n);
+        const ahead = (to.x - from.x) * delta[0] + (to.y - from.y) * delta[1];
+        if (ahead <= 0) continue;
+        const aside = Math.abs((to.x - from.x) * delta[1]) + Math.abs((to.y - from.y) * delta[0]);
+        const cost = ahead + 3 * aside;
+        if (cost < best) [best, target] = [cost, button];
+      }
+    } else return;
+    event.preventDefault();
+    target?.focus();
+  }
+
+  /** Focus the board: the columns' tab stop when columns are offered, else the cells', else
+   * the bay itself (after a turn, so focus never drops to the page). */
+  focusBoard() {
+    const target = [...this.columnButtons, ...this.cellButtons.values()]
+      .find((b) => !b.disabled && b.tabIndex === 0 && !b.closest("[hidden]"));
+    (target || this.slots).focus();
+  }
+
+  /** The cell whose target has focus, or null. */
+  focusedCell() {
+    const active = document.activeElement;
+    return active?.classList?.contains("cell") && this.cells.contains(active) ? active.dataset.cell : null;
+  }
+
+  /** Focus a cell's target if it is offered; whether it was. */
+  focusCell(name) {
+    const button = this.cellButtons.get(name);
+    if (!button || button.disabled || this.cells.hidden) return false;
+    button.focus();
+    return true;
+  }
+
+  /** Whether focus is on the board (a target or the bay). */
+  hasFocus() {
+    return this.root.contains(document.activeElement);
   }
 
   // ---- drawing ------------------------------------------------------------------------
@@ -173,13 +251,16 @@ export class Bay {
     this.describeCells(rows);
   }
 
+  /** Each cell's accessible name: "c3, Blue core", "c3, empty", with ", MagLocked" when
+   * the cell is in the locked corridor. */
   describeCells(rows) {
     const n = this.n;
     for (let y = 0; y < n; y++) {
       for (let x = 0; x < n; x++) {
         const name = cellName(x, y, n);
         const kind = KIND_OF[rows[y][x]];
-        const text = `${name}: ${kind ? KIND_LABEL[kind] : "empty"}`;
+        const locked = this.lock && (this.lock === name[0] || this.lock === name.slice(1));
+        const text = `${name}, ${kind ? KIND_LABEL[kind] : "empty"}${locked ? ", MagLocked" : ""}`;
         this.slotEls.get(name).setAttribute("aria-label", text);
         this.cellButtons.get(name).setAttribute("aria-label", text);
       }
@@ -253,15 +334,23 @@ export class Bay {
     for (const button of this.columnButtons) {
       button.disabled = !allowed.has(button.dataset.column);
     }
+    this.resetRove(this.columnButtons);
     this.columns.hidden = allowed.size === 0;
   }
 
-  /** Offer cells to click (names), or none. */
-  offerCells(cells, onCell, onCellHover) {
+  /** Offer cells to click (names), or none; `describedBy` is the id of the words that say
+   * what choosing a cell does (read after the cell's name). */
+  offerCells(cells, onCell, onCellHover, describedBy = null) {
     this.onCell = onCell;
+    for (const button of this.cellButtons.values()) {
+      button.removeAttribute("aria-pressed");
+      if (describedBy) button.setAttribute("aria-describedby", describedBy);
+      else button.removeAttribute("aria-describedby");
+    }
     this.onCellHover = onCellHover;
     const allowed = new Set(cells);
     for (const [name, button] of this.cellButtons) button.disabled = !allowed.has(name);
+    this.resetRove([...this.cellButtons.values()]);
     this.cells.hidden = allowed.size === 0;
   }
 

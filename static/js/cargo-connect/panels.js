@@ -26,11 +26,14 @@ export function corridorWords(corridor) {
   return /[a-h]/.test(corridor) ? `column ${corridor}` : `row ${corridor}`;
 }
 
+/** The player panels: the viewer's opponent first (on a phone, above the bay), the viewer
+ * last (below it); a spectator sees Orange first and Blue last. */
 export function renderPlayers(container, state, you) {
   container.replaceChildren();
-  for (const side of SIDES) {
+  const bottom = you || "blue";
+  for (const side of [SIDES.find((s) => s !== bottom), bottom]) {
     const player = state.players?.[side] || {};
-    const panel = el("section", `panel player ${side}`);
+    const panel = el("section", `panel player ${side} ${side === bottom ? "is-bottom" : "is-top"}`);
     panel.dataset.side = side;
     const toMove = !state.over && state.to_move === side;
     panel.classList.toggle("is-to-move", toMove);
@@ -56,9 +59,10 @@ export function renderPlayers(container, state, you) {
     hand.setAttribute("aria-label", `${sideName(side)}'s cards`);
     const unused = new Set(state.cards?.[side] || []);
     for (const [card, cardName] of state.card_names || []) {
-      const item = el("li", unused.has(card) ? "" : "is-spent", cardName);
+      const spent = !unused.has(card);
+      const item = el("li", spent ? "is-spent" : "", cardName);
       item.dataset.card = card;
-      if (!unused.has(card)) item.setAttribute("aria-label", `${cardName} (played)`);
+      if (spent) item.append(el("span", "visually-hidden", " (played)"));
       hand.append(item);
     }
     panel.append(hand);
@@ -120,22 +124,27 @@ export function resultLine(state) {
   return `${score} · Final Audit${final}`;
 }
 
-/** The turn list in notation: numbered pairs, Blue then Orange; `result` (a line of
- * words) ends a finished game's list. */
+/** The turn list in notation, Blue's turns on the left and Orange's on the right. Every
+ * turn has its own number (turn k is the k-th turn of the game, as the replay's "Turn k of
+ * N" counts them; docs/accessibility.md); `result` (a line of words) ends a finished game's
+ * list. */
 export function renderTurnList(list, turns, { sides, current, onPick, result } = {}) {
   list.replaceChildren();
+  const sideOf = (i) => sides?.[i] || (i % 2 === 0 ? "blue" : "orange");
+  const twoSided = new Set(turns.map((_, i) => sideOf(i))).size > 1; // not a solo puzzle
+  let column = 0; // the grid column the next item falls in: 0 Blue's, 1 Orange's
   turns.forEach((token, i) => {
-    const side = sides?.[i] || (i % 2 === 0 ? "blue" : "orange");
-    if (side === "blue" || i === 0) {
-      list.append(el("span", "num", `${Math.floor(i / 2) + 1}.`));
-      if (side === "orange") list.append(el("span", ""));
-    }
-    const item = onPick ? el("button", `tok ${side}`, token) : el("span", `tok ${side}`, token);
+    const side = sideOf(i);
+    const place = twoSided ? (side === "blue" ? 0 : 1) : column;
+    if (place !== column) list.append(el("span", "tok-gap")); // a side moved twice running
+    column = 1 - place;
+    const item = el(onPick ? "button" : "span", `tok ${side}`, token);
     item.dataset.ply = String(i);
+    item.dataset.num = String(i + 1); // shown before the token by the style sheet
     if (onPick) {
+      item.setAttribute("aria-label", `Turn ${i + 1}, ${sideName(side)}: ${token}`);
       item.type = "button";
       item.addEventListener("click", () => onPick(i + 1));
-      item.setAttribute("aria-label", `Turn ${i + 1}, ${sideName(side)}: ${token}`);
     }
     const isCurrent = current === undefined ? i === turns.length - 1 : i === current - 1;
     if (isCurrent) {
@@ -144,20 +153,26 @@ export function renderTurnList(list, turns, { sides, current, onPick, result } =
     }
     list.append(item);
   });
-  if (!turns.length && !result) {
-    const empty = el("span", "num", "—");
-    list.append(empty, el("span", "", "No turns yet"));
-  }
+  if (!turns.length && !result) list.append(el("p", "no-turns", "No turns yet"));
   if (result) {
     const line = el("p", "result-line", result);
     line.dataset.result = "";
     list.append(line);
   }
-  list.querySelector(".is-last")?.scrollIntoView?.({ block: "nearest" });
+  scrollWithin(list, list.querySelector(".is-last"));
+}
+
+/** Scroll the list itself (never the page: on a phone the list is below the bay) so that
+ * `item` shows. The list is the items' offset parent (position: relative). */
+function scrollWithin(list, item) {
+  if (!item) return;
+  const top = item.offsetTop;
+  const end = top + item.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (end > list.scrollTop + list.clientHeight) list.scrollTop = end - list.clientHeight;
 }
 
 const DECIDED = {
-  score: "decided on score",
   gold: "scores tied: more Gold chits decided it",
   rust: "scores and Gold chits tied: fewer Rust penalties decided it",
   orange: "tied on score, Gold and Rust: Orange, who moved second, wins the final tiebreak",
@@ -181,14 +196,17 @@ export function renderAudit(container, state) {
   if (state.resigned) verdict += ` — ${sideName(state.resigned)} resigned`;
   container.append(el("p", "verdict", verdict));
   if (!audit) return;
-  if (!state.resigned && DECIDED[audit.decided_by]) {
+  // A tiebreak is named only when the scores tied: "score" means the final scores differed.
+  if (!state.resigned && audit.decided_by !== "score" && DECIDED[audit.decided_by]) {
     container.append(el("p", "decided", `Tiebreak: ${DECIDED[audit.decided_by]}.`));
   } else if (state.resigned) {
     container.append(el("p", "decided", "Scores as if the Final Audit ran at the resignation."));
   }
   const table = el("table", "");
   const head = el("tr", "");
-  head.append(el("th", "", ""), el("th", "", sideName("blue")), el("th", "", sideName("orange")));
+  const corner = el("td", "");
+  head.append(corner, el("th", "", sideName("blue")), el("th", "", sideName("orange")));
+  for (const th of head.querySelectorAll("th")) th.scope = "col";
   const thead = el("thead", "");
   thead.append(head);
   const body = el("tbody", "");
@@ -201,7 +219,9 @@ export function renderAudit(container, state) {
   ];
   for (const [label, value] of rows) {
     const tr = el("tr", label === "Final score" ? "final" : "");
-    tr.append(el("th", "", label));
+    const rowHead = el("th", "", label);
+    rowHead.scope = "row";
+    tr.append(rowHead);
     for (const side of SIDES) {
       const td = el("td", "", value(audit[side]));
       td.dataset.side = side;

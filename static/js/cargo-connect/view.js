@@ -59,8 +59,14 @@ export function createView(root, initial, { sendTurn }) {
       last = frame;
     },
 
-    describeTurn(frame) {
-      return describeTurn(frame.side, frame.token, frame.events);
+    // The words announced (aria-live) as a turn arrives: what happened, then the result
+    // if it ended the shift, or "Your turn." when the viewer is to act next.
+    describeTurn(frame, after) {
+      let text = describeTurn(frame.side, frame.token, frame.events);
+      if (after?.over) text += ` ${outcomeText(after)}.`;
+      else if (after && after.viewer !== null && after.viewer !== undefined
+               && (after.acting || []).includes(after.viewer)) text += " Your turn.";
+      return text;
     },
 
     describeOutcome(over) {

@@ -4,8 +4,8 @@
 // the game socket's backoff. URLs come from the page: data-ws-path (the lobby socket's path),
 // data-seeks-url / data-status-url (the polling fallbacks) and each seek's `accept_url`.
 //
-//   Lobby:      <table id="seeks" data-ws-path data-seeks-url data-me data-csrf>: rows kept
-//               live; without a socket, seeks.json is polled every 3 s.
+//   Lobby:      <ul id="seeks" data-ws-path data-seeks-url data-me data-csrf>: seek rows
+//               (templates/games/_seek.html) kept live; without a socket, seeks.json is polled every 3 s.
 //   Challenge:  <… data-watch-challenge="<id>" data-ws-path data-status-url>: go to the game
 //               as soon as someone accepts (the socket tells the creator; a poll of the
 //               challenge's status every 3 s covers blocked WebSockets).
@@ -51,46 +51,64 @@ function lobbySocket(path, { onFrame, onUp, onDown }) {
   connect();
 }
 
+function postForm(action, csrf, button) {
+  const form = el("form", "inline");
+  form.method = "post";
+  form.action = action;
+  const input = el("input", "");
+  input.type = "hidden";
+  input.name = "csrfmiddlewaretoken";
+  input.value = csrf;
+  button.type = "submit";
+  form.append(input, button);
+  return form;
+}
+
+// One seek from the viewer's side: the same row as templates/games/_seek.html.
+function seekRow(seek, me, csrf) {
+  const mine = Boolean(me) && seek.by === me;
+  const li = el("li", mine ? "seek is-mine" : "seek");
+  li.dataset.id = seek.id;
+  const player = el("span", "seek-player", seek.by);
+  player.append(el("span", "rating", String(seek.rating)));
+  const plays = mine ? seek.creator_plays : seek.taker_plays;
+  li.append(player, el("span", "seek-size", `${seek.size}×${seek.size}`),
+            el("span", "seek-side", `You play ${plays}`));
+  const action = el("span", "seek-action");
+  if (mine) {
+    const waiting = el("span", "seek-waiting");
+    const dots = el("span", "waiting-dots");
+    dots.setAttribute("aria-hidden", "true");
+    dots.append(el("i", ""), el("i", ""), el("i", ""));
+    waiting.append(dots, "Waiting for an opponent");
+    action.append(waiting);
+    if (seek.cancel_url) action.append(postForm(seek.cancel_url, csrf, el("button", "link-button", "Cancel")));
+  } else if (me && seek.accept_url) {
+    action.append(postForm(seek.accept_url, csrf, el("button", "button button-small", "Accept")));
+  }
+  li.append(action);
+  return li;
+}
+
 function watchSeeks(table) {
-  const body = table.querySelector("tbody");
+  const body = table;
   const empty = document.querySelector(".empty-seeks");
   const { me, csrf } = table.dataset;
   const setEmpty = (isEmpty) => {
     if (empty) empty.hidden = !isEmpty;
   };
-  const row = (seek) => {
-    const tr = el("tr", "");
-    tr.dataset.id = seek.id;
-    for (const text of [seek.by, seek.rating, `${seek.size}×${seek.size}`, seek.color]) {
-      tr.append(el("td", "", String(text)));
-    }
-    const td = el("td", "");
-    if (me && seek.by !== me && seek.accept_url) {
-      const form = el("form", "");
-      form.method = "post";
-      form.action = seek.accept_url;
-      const input = el("input", "");
-      input.type = "hidden";
-      input.name = "csrfmiddlewaretoken";
-      input.value = csrf;
-      const button = el("button", "button button-small", "Accept");
-      button.type = "submit";
-      form.append(input, button);
-      td.append(form);
-    }
-    tr.append(td);
-    return tr;
-  };
+  const row = (seek) => seekRow(seek, me, csrf);
   const render = (seeks) => {
-    body.replaceChildren(...seeks.map(row));
+    const mineFirst = [...seeks].sort((a, b) => Number(b.by === me) - Number(a.by === me));
+    body.replaceChildren(...mineFirst.map(row));
     setEmpty(seeks.length === 0);
   };
   const add = (seek) => {
-    if (!body.querySelector(`tr[data-id="${seek.id}"]`)) body.prepend(row(seek));
+    if (!body.querySelector(`li[data-id="${seek.id}"]`)) body.prepend(row(seek));
     setEmpty(false);
   };
   const remove = (id) => {
-    body.querySelector(`tr[data-id="${id}"]`)?.remove();
+    body.querySelector(`li[data-id="${id}"]`)?.remove();
     setEmpty(body.children.length === 0);
   };
 

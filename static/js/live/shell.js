@@ -13,6 +13,7 @@
 // fragments (templates/games/live/), and embeds the state as json_script `#game-state`.
 // The shell finds its elements by these hooks (each optional):
 //   [data-connection] [data-status-line] [data-message] [data-announce] [data-rematch]
+//   [data-spectators] (the spectator count, from `spectators` frames)
 //   [data-action=resign] [data-confirm-resign] (a <dialog> whose form returns "resign"; its
 //   data-question is the window.confirm() text where <dialog> is not supported)
 //
@@ -62,6 +63,10 @@ const STATUS_TEXT = {
 };
 
 const seatName = (seat) => seat?.name || seat?.label || "";
+const SIGNED_OUT = 4401; // the socket's close code when its session signed out
+
+export const spectatorText = (count) =>
+  `${count} ${count === 1 ? "spectator" : "spectators"}`;
 
 export async function startLiveGame(root) {
   const $ = (selector) => root.querySelector(selector);
@@ -70,6 +75,14 @@ export async function startLiveGame(root) {
   const siteName = document.title.split(" · ").pop();
   let state = initial;
   let lastShown = false; // a turn's marks are on the board (from a turn or its duplicate)
+  let signedOutShown = false;
+
+  function drawSpectators(count) {
+    const node = $("[data-spectators]");
+    if (!node || !Number.isInteger(count)) return;
+    node.dataset.count = String(count);
+    node.textContent = spectatorText(count);
+  }
 
   const announce = (text) => {
     const node = $("[data-announce]");
@@ -130,9 +143,10 @@ export async function startLiveGame(root) {
         line.append(...seatSpans(acting, true), viewer !== null ? " to move: waiting…" : " to move");
       }
     }
+    // "marta vs kofi · Cargo Connect", as the server renders it; while it is this page's
+    // turn the tab says so first.
     const names = (state.seats || []).map(seatName).join(" vs ");
-    const phase = state.over ? "Over" : yourTurn() ? "Your turn" : "Playing";
-    document.title = `${phase} · ${names} · ${siteName}`;
+    document.title = `${yourTurn() ? "Your turn · " : ""}${names} · ${siteName}`;
   }
 
   function drawRematch() {
@@ -187,10 +201,18 @@ export async function startLiveGame(root) {
     }
   }
 
+  // A rematch that starts while the page is open takes its players to it (the frame both
+  // sockets get carries the new game's URL); on a reload of the old game the box links it.
   function applyRematch(frame) {
     state = merge({ ...(frame.state || {}), rematch: frame.rematch ?? frame.state?.rematch });
     drawRematch();
     const offer = frame.rematch;
+    if (offer?.game && offer.url && mySeat()) {
+      announce("The rematch has started: going to the new game.");
+      message("The rematch has started: going to the new game…");
+      window.location.assign(offer.url);
+      return;
+    }
     if (offer?.game) announce("The rematch has started.");
     else if (offer?.offered_by && offer.offered_by !== mySeat()?.side) {
       announce(`${seatName(seatOfSide(offer.offered_by))} offers a rematch.`);
@@ -253,6 +275,13 @@ export async function startLiveGame(root) {
           drawAll();
         }),
       onRematch: (frame) => enqueue(() => applyRematch(frame)),
+      onSpectators: (frame) => drawSpectators(frame.count),
+      onClosed: (code) => {
+        if (code === SIGNED_OUT && viewer !== null && !signedOutShown) {
+          signedOutShown = true;
+          message("You signed out, so this page no longer plays for you. Sign in again to play.", true);
+        }
+      },
       onDuplicate: (frame) =>
         enqueue(() => {
           if (lastShown || frame.ply !== state.ply - 1) return;

@@ -9,6 +9,8 @@
 //   onError(frame)     an `error` frame (or a transport failure, code "network")
 //   onRematch(frame)   a `rematch` frame (an offer, or the new game)
 //   onDuplicate(frame) a `turn` frame for a ply already applied (used for the last-turn marks)
+//   onSpectators(frame) a `spectators` frame: {count} sockets watching without a seat
+//   onClosed(code)     the WebSocket closed with this code (4401: its session signed out)
 //   onStatus(status)   "connecting" | "live" | "reconnecting" | "polling" | "offline"
 //
 // It knows the protocol's frames and plies, never a game's rules or tokens.
@@ -92,6 +94,7 @@ export class GameSocket {
       clearTimeout(openTimer);
       this.sync(this.firstSync ? Math.max(0, this.ply - 1) : this.ply);
       this.firstSync = false;
+      if (this.h.onSpectators) this.sendFrame({ type: "spectators" }); // the count, kept live
       if (this.pending) this.sendFrame({ type: "turn", ...this.pending });
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.sendFrame({ type: "ping" }), PING_MS);
@@ -114,7 +117,8 @@ export class GameSocket {
       }
       this.handleFrame(frame);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
+      this.h.onClosed?.(event.code);
       clearTimeout(openTimer);
       clearInterval(this.pingTimer);
       if (this.ws === ws) this.ws = null;
@@ -195,6 +199,9 @@ export class GameSocket {
       }
       case "rematch":
         this.h.onRematch?.(frame);
+        return;
+      case "spectators":
+        this.h.onSpectators?.(frame);
         return;
       case "error":
         if (this.pending) this.pending = null;

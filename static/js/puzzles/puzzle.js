@@ -66,7 +66,7 @@ function drawBlue(s) {
     shelf.append(item);
   }
   if (!shelf.children.length) shelf.append(el("li", "is-empty", "No shapes yet"));
-  panel.append(el("h3", "", "Shelf"), shelf);
+  panel.append(el("h2", "shelf-title", "Shelf"), shelf); // the panel has no heading above it
   panel.append(el("p", "shelf-legend", "A shape on the shelf scores its value only (no Gold bonus)."));
 }
 
