@@ -11,6 +11,11 @@ the failure is counted (`failures`), logged once per outage rather than once per
 and clients repair by catching up (docs/live-protocol.md). `Delivery.sent` tells the caller
 whether the group got the frame, so a turn's sender can be acknowledged directly when it did
 not.
+
+A service called from a socket runs on a worker thread; its sends are collected there
+(`collected`) and sent by the socket on the event loop once the service returns, so the
+thread (and the game's warm copy it holds) is not kept waiting on Redis, and the sends keep
+their order.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -96,14 +102,51 @@ def failures() -> int:
     return health.failures
 
 
-def send_message(group: str, message: dict[str, Any]) -> bool:
-    """Send a channel-layer message to a group now; False (logged once per outage) if the
-    layer refused it."""
+@dataclass
+class Outbox:
+    """Sends collected on a worker thread, for the event loop to send (`collected`)."""
+
+    messages: list[tuple[str, dict[str, Any], Delivery | None]] = field(default_factory=list)
+
+    async def send(self) -> None:
+        for group, message, delivery in self.messages:
+            sent = await asend_message(group, message)
+            if delivery is not None:
+                delivery.sent = sent
+        self.messages.clear()
+
+
+_local = threading.local()
+Result = TypeVar("Result")
+
+
+def collected(func: Callable[..., Result]
+              ) -> Callable[..., tuple[Result | None, Outbox, BaseException | None]]:
+    """`func`, run with its group sends collected: returns (its result, the outbox, the
+    exception it raised). The caller sends the outbox, then raises the exception: what
+    was committed before a refusal is still broadcast."""
+
+    def run(*args: Any, **kwargs: Any) -> tuple[Result | None, Outbox, BaseException | None]:
+        outbox, outer = Outbox(), getattr(_local, "outbox", None)
+        _local.outbox = outbox
+        try:
+            return func(*args, **kwargs), outbox, None
+        except Exception as error:
+            return None, outbox, error
+        finally:
+            _local.outbox = outer
+
+    return run
+
+
+async def asend_message(group: str, message: dict[str, Any]) -> bool:
+    """Send a channel-layer message to a group now, from the event loop; False (logged
+    once per outage) if the layer refused it."""
     layer = get_channel_layer()
     if layer is None:
         return False
     try:
-        async_to_sync(layer.group_send)(group, message)
+        await layer.group_send(group, message)
     except Exception as error:  # Redis down, a timeout: the caller's work is committed
         health.failed(group, error)
         return False
@@ -111,20 +154,38 @@ def send_message(group: str, message: dict[str, Any]) -> bool:
     return True
 
 
-def send_to_group(group: str, frame: dict[str, Any]) -> bool:
+def send_message(group: str, message: dict[str, Any], delivery: Delivery | None = None
+                 ) -> bool | None:
+    """Send a channel-layer message to a group now (False if the layer refused it), or,
+    inside `collected`, add it to the outbox (None: `delivery` says later)."""
+    outbox: Outbox | None = getattr(_local, "outbox", None)
+    if outbox is not None:
+        outbox.messages.append((group, message, delivery))
+        return None
+    return async_to_sync(asend_message)(group, message)
+
+
+def send_to_group(group: str, frame: dict[str, Any], delivery: Delivery | None = None,
+                  revision: int | None = None) -> bool | None:
     """Send one frame to a group now (callers use `send_on_commit`). The frame is encoded
-    once here, not once per receiving socket."""
+    once here, not once per receiving socket. `revision` (the game row's, after the change)
+    travels beside the text for the receiving processes' warm copies (games.warm)."""
     text = json.dumps(frame, separators=(",", ":"))
     state = frame.get("state") or {}
     ply = state.get("ply", len(state["turns"]) if "turns" in state else None)
-    return send_message(group, {"type": "frame.send", "text": text, "ply": ply})
+    message = {"type": "frame.send", "text": text, "ply": ply}
+    if revision is not None:
+        message["revision"] = revision
+    return send_message(group, message, delivery)
 
 
-def send_on_commit(group: str, frame: dict[str, Any]) -> Delivery:
+def send_on_commit(group: str, frame: dict[str, Any], revision: int | None = None) -> Delivery:
     delivery = Delivery()
 
     def send() -> None:
-        delivery.sent = send_to_group(group, frame)
+        sent = send_to_group(group, frame, delivery, revision)
+        if sent is not None:
+            delivery.sent = sent
 
     transaction.on_commit(send)
     return delivery

@@ -35,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -75,6 +76,21 @@ def db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     if _db_executor is None:
         _db_executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
     return database_sync_to_async(func, thread_sensitive=False, executor=_db_executor)
+
+
+def service(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """A service call that may broadcast, run by `db`: the frames it sends are collected
+    on its thread and sent here, on the event loop, once it returns (games/broadcast.py),
+    also when it raised after a commit."""
+
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        result, outbox, error = await db(broadcast.collected(func))(*args, **kwargs)
+        await outbox.send()
+        if error is not None:
+            raise error
+        return result
+
+    return call
 
 
 def close_db_threads(timeout: float = 10.0) -> None:
@@ -142,6 +158,16 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
     groups_joined: list[str] = []
 
     # --- the ASGI loop, tolerant of a channel layer that does not answer ------------------
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its `aclose_old_connections()` before every message
+        (a hop to the one sync thread, per frame and per group message): every database
+        call here runs through `database_sync_to_async`, which closes stale connections
+        in the thread that owns them, around each call."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self.scope = scope
@@ -348,7 +374,7 @@ class GameConsumer(FrameConsumer):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.actor = Actor.of_user(self.scope.get("user"))
         try:
-            state = await db(self.load_state)()
+            state = await service(self.load_state)()
         except GameError as refused:
             await self.close(code=CLOSE_HIDDEN if refused.error == Code.HIDDEN
                              else CLOSE_NOT_FOUND)
@@ -435,6 +461,9 @@ class GameConsumer(FrameConsumer):
 
     async def frame_send(self, message: dict[str, Any]) -> None:
         await super().frame_send(message)
+        revision = message.get("revision")
+        if isinstance(revision, int):
+            warm.seen(self.game_id, revision)
         ply = message.get("ply")
         if isinstance(ply, int) and ply > self.client_ply:
             self.client_ply = ply
@@ -496,9 +525,9 @@ class GameConsumer(FrameConsumer):
     async def play(self, ply: int, token: str) -> None:
         await self.check_player("play", session=False)
         if access.has_open_checks(self.mode):
-            await db(access.run_open_checks_for)(self.game_id)
+            await service(access.run_open_checks_for)(self.game_id)
         try:
-            result = await db(services.apply_turn)(
+            result = await service(services.apply_turn)(
                 self.game_id, actor=self.actor, ply=ply, token=token, guard=self.guard)
         except SignedOut:
             self.revoked = True
@@ -511,9 +540,9 @@ class GameConsumer(FrameConsumer):
     async def resign(self, ply: int | None) -> None:
         await self.check_player("resign")
         if access.has_open_checks(self.mode):
-            await db(access.run_open_checks_for)(self.game_id)
+            await service(access.run_open_checks_for)(self.game_id)
         failed_before = broadcast.failures()
-        frame = await db(services.resign)(self.game_id, actor=self.actor, ply=ply)
+        frame = await service(services.resign)(self.game_id, actor=self.actor, ply=ply)
         if broadcast.failures() != failed_before:  # the group may not have had it
             await self.send_json(frame)
 

@@ -190,7 +190,7 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
 def _sent(game: Game, turn: Turn, lg: LiveGame) -> TurnResult:
     """The turn's frame, sent to the game's group once committed, then the bot's task."""
     frame = turn_frame(game, turn, public_state(game, lg), lg)
-    delivery = send_on_commit(game_group(game.id), frame)
+    delivery = send_on_commit(game_group(game.id), frame, game.revision)
     bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
     return TurnResult(frame, delivery=delivery)
 

@@ -66,6 +66,16 @@ def keep_if_cold(game: Game, lg: LiveGame) -> None:
     keep(game, lg)
 
 
+def seen(game_id: str, revision: int) -> None:
+    """A process's socket heard that the game is now at `revision` (a turn's group frame):
+    a copy older than that can no longer write, so drop it now rather than after a
+    refused write."""
+    with _lock:
+        entry = _entries.get(game_id)
+        if entry is not None and entry.game.revision < revision:
+            del _entries[game_id]
+
+
 def forget(game_id: str) -> None:
     with _lock:
         _entries.pop(game_id, None)

@@ -111,3 +111,26 @@ def test_the_turn_that_ends_the_game_goes_through_the_finish_seam(game, users):
     assert stored.status == "finished" and stored.termination == "played_out"
     assert result.frame["state"]["status"] == "finished"
     assert warm.get(game.id) is None  # nothing more is played in it
+
+
+def test_a_newer_revision_heard_from_the_group_drops_the_copy(game, users):
+    """Another process's turn reached this process's sockets: its copy is dropped at
+    once, so the next turn here takes the locked path without a refused write first."""
+    play(game, users, 0)
+    revision = warm.get(game.id).game.revision
+    warm.seen(game.id, revision)  # this process's own turn, heard back
+    assert warm.get(game.id) is not None
+    warm.seen(game.id, revision + 1)
+    assert warm.get(game.id) is None
+    assert play(game, users, 1).frame["ply"] == 1
+
+
+def test_sends_from_a_socket_call_are_collected_and_keep_their_order(game, users):
+    from games import broadcast
+
+    run = broadcast.collected(lambda: [play(game, users, 0), play(game, users, 1)])
+    results, outbox, error = run()
+    assert error is None and len(results) == 2
+    assert [m["ply"] for _, m, _ in outbox.messages] == [1, 2]
+    assert [m["revision"] for _, m, _ in outbox.messages] == [1, 2]
+    assert all(d is not None and d.sent is None for _, _, d in outbox.messages)
