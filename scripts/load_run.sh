@@ -2,6 +2,8 @@
 # One live-load run in docs/live-play.md's setup: a fresh PostgreSQL database, DEBUG off,
 # two uvicorn processes sharing Redis, scripts/load_live.py against both, then the servers'
 # CPU seconds (from /proc) per turn. Usage: scripts/load_run.sh GAMES [DURATION]
+# Environment: PROCS (ASGI processes, default 2), ROUTE (game | socket, see load_live.py),
+# UVICORN_ARGS (more uvicorn options, e.g. "--ws websockets-sansio").
 # Run it from the tree to measure (a checkout of another commit measures that commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,20 +20,22 @@ export DJANGO_DEBUG=0 DJANGO_SECRET_KEY=load-test-secret-key-0123456789-01234567
 # (games/limits.py), which would otherwise cap all 400 sockets together at 60 frames/s.
 export LIVE_ADDRESS_UNITS_PER_SECOND=1000000
 .venv/bin/python manage.py migrate -v0 2>/dev/null
+procs=${PROCS:-2}
+ports=$(seq 8001 $((8000 + procs)))
 pids=()
-for port in 8001 8002; do
+for port in $ports; do
   .venv/bin/uvicorn cargosite.asgi:application --host 127.0.0.1 --port $port \
-      --log-level warning --no-access-log & pids+=($!)
+      --log-level warning --no-access-log ${UVICORN_ARGS:-} & pids+=($!)
 done
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
-for port in 8001 8002; do
+for port in $ports; do
   for _ in $(seq 60); do curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.5; done
 done
 cpu() { local t=0; for p in "${pids[@]}"; do
   t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$t"; }
 before=$(cpu)
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)"
-.venv/bin/python scripts/load_live.py --url http://127.0.0.1:8001 --url http://127.0.0.1:8002 \
+.venv/bin/python scripts/load_live.py $(printf -- '--url http://127.0.0.1:%s ' $ports) \
     --games "$games" --think 1.0 --duration "$duration" --ramp 8 ${ROUTE:+--route "$ROUTE"} \
     $(printf -- '--server-pid %s ' "${pids[@]}") | tee /tmp/load_run.out
 after=$(cpu)
@@ -44,7 +48,7 @@ before, after, ticks = map(int, sys.argv[1:])
 cpu = (after - before) / ticks
 # CPU covers the whole run (ramp, window, drain); turns only the measured window, so this
 # overstates the per-turn cost a little.
-print(f"server CPU (both uvicorn, whole run): {cpu:.1f} s; {summary['turns']} turns in the "
+print(f"server CPU (the uvicorn processes, whole run): {cpu:.1f} s; {summary['turns']} turns in the "
       f"window: {1000 * cpu / summary['turns']:.2f} ms per turn (upper bound)")
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
