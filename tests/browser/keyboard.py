@@ -4,6 +4,7 @@ Enter to choose). Nothing here clicks."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page
@@ -27,7 +28,8 @@ def focused(page: Page) -> dict[str, Any]:
     return page.evaluate(FOCUSED)
 
 
-def press_until(page: Page, key: str, done, limit: int = 60) -> dict[str, Any]:
+def press_until(page: Page, key: str, done: Callable[[dict[str, Any]], object],
+                limit: int = 60) -> dict[str, Any]:
     """Press `key` until `done(focused)` holds; fail after `limit` presses."""
     now = focused(page)
     for _ in range(limit):
@@ -40,7 +42,7 @@ def press_until(page: Page, key: str, done, limit: int = 60) -> dict[str, Any]:
     raise AssertionError(f"{limit} presses of {key} never reached the element; focus: {now}")
 
 
-def tab_to(page: Page, done, limit: int = 60) -> dict[str, Any]:
+def tab_to(page: Page, done: Callable[[dict[str, Any]], object], limit: int = 60) -> dict[str, Any]:
     return press_until(page, "Tab", done, limit)
 
 

@@ -6,6 +6,7 @@ finished game page, the replay and the review)."""
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from engine import review as engine_review
 from games import review
@@ -18,16 +19,17 @@ PASSWORD = "a-long-cargo-pass"
 IN_PROGRESS = ["a", "b", "a", "b", "a", "Lc", "a+a1a2a3a4", "b"]
 
 
-def make_players(user_model) -> tuple:
-    return tuple(user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
-                 for name in ("alice", "bob"))
+def make_players(user_model: Any) -> tuple[Any, Any]:
+    alice, bob = (user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+                  for name in ("alice", "bob"))
+    return alice, bob
 
 
-def in_progress(alice, bob):
+def in_progress(alice: Any, bob: Any) -> Any:
     return play_out(new_game(alice, bob, size=5), IN_PROGRESS, alice, bob)
 
 
-def reviewed(alice, bob, monkeypatch):
+def reviewed(alice: Any, bob: Any, monkeypatch: Any) -> Any:
     """A finished game with its review done (a shallow search, so it is quick; needs the
     `eager` fixture)."""
     monkeypatch.setattr(cargo_connect, "review_game",

@@ -52,7 +52,8 @@ export class TurnControls {
   }
 
   heading(text) {
-    const heading = el("h2", "", text);
+    // "Your turn" repeats the status line: a phone hides it (game.css), not a card's name.
+    const heading = el("h2", text === "Your turn" ? "repeats-status" : "", text);
     heading.id = "controls-title";
     this.panel.setAttribute("aria-labelledby", heading.id);
     this.panel.replaceChildren(heading);

@@ -130,10 +130,12 @@ export function resultLine(state) {
  * list. */
 export function renderTurnList(list, turns, { sides, current, onPick, result } = {}) {
   list.replaceChildren();
+  const sideOf = (i) => sides?.[i] || (i % 2 === 0 ? "blue" : "orange");
+  const twoSided = new Set(turns.map((_, i) => sideOf(i))).size > 1; // not a solo puzzle
   let column = 0; // the grid column the next item falls in: 0 Blue's, 1 Orange's
   turns.forEach((token, i) => {
-    const side = sides?.[i] || (i % 2 === 0 ? "blue" : "orange");
-    const place = side === "blue" ? 0 : 1;
+    const side = sideOf(i);
+    const place = twoSided ? (side === "blue" ? 0 : 1) : column;
     if (place !== column) list.append(el("span", "tok-gap")); // a side moved twice running
     column = 1 - place;
     const item = el(onPick ? "button" : "span", `tok ${side}`, token);
