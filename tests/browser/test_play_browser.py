@@ -73,8 +73,9 @@ def test_two_players_play_live(two_browsers, live_url):
 
     # Alice challenges by link: a 5×5 bay, Blue for her.
     alice.goto(live_url + "/play/")
-    alice.get_by_label("Bay size").select_option("5")
-    alice.get_by_label("Your colour").select_option("blue")
+    seek_form = alice.locator("form.seek-form").first
+    seek_form.get_by_role("radio", name="5×5").check()
+    seek_form.get_by_role("radio", name="Blue").check()
     alice.get_by_role("button", name="Challenge a friend by link").click()
     expect(alice).to_have_url(re.compile(r"/challenge/\w{10}$"))
     link = alice.url

@@ -1,7 +1,7 @@
-"""axe-core on the site's pages in both themes, at 390×844 and 1366×900: home signed out
-and in, the lobby (with the member's own seek waiting and another's), a challenge's page,
-a profile, How to play, sign-in, sign-up, a 404, the rankings, the Weekly Puzzles and the
-Daily Challenge. A theme comes from the system (`emulate_media`) or from the header's
+"""axe-core on the site's pages in both themes, at 390×844 and 1366×900: home and the
+lobby signed out and in (the member's own seek waiting and another's), a challenge's page,
+a profile and its games, How to play, sign-in, sign-up, a 404 and "no such game", the
+rankings, the Weekly Puzzles (week and day) and the Daily Challenge (today and archive). A theme comes from the system (`emulate_media`) or from the header's
 switch (which overrides the system's opposite). Each page is also kept as a screenshot
 (tests/browser/screens.py). 0 violations of any impact."""
 
@@ -23,10 +23,12 @@ from tests.puzzles.conftest import MONDAY, make_puzzle, record
 
 SIGNED_OUT = [("home-signed-out", "/"), ("sign-in", "/accounts/login/"),
               ("sign-up", "/accounts/signup/"), ("404", "/no-such-page/"),
-              ("how-to-play", "/how-to-play")]
+              ("how-to-play", "/how-to-play"), ("lobby-signed-out", "/play/")]
 SIGNED_IN = [("home", "/"), ("lobby", "/play/"), ("challenge", "/challenge/{challenge}"),
-             ("profile", "/@/marta"), ("rankings", "/rankings/"), ("puzzles", "/puzzles/"),
+             ("profile", "/@/marta"), ("profile-games", "/@/marta/games"),
+             ("rankings", "/rankings/"), ("puzzles", "/puzzles/"),
              ("puzzle", f"/puzzles/{MONDAY.isoformat()}/"), ("daily", "/puzzles/daily/"),
+             ("daily-archive", "/puzzles/daily/archive/"),
              ("no-such-game", "/g/AAAAAAAAAA")]
 # (system scheme, whether the switch is pressed once, the theme that results)
 MODES = [("dark", False, "dark"), ("light", False, "light"),
