@@ -1,6 +1,8 @@
 """Challenges and the lobby: seeks anyone may accept, challenges by link, and the frames
 that keep `/ws/lobby/` current (`seek_added`, `seek_removed`, and `seek_accepted` to the
-creator). Accepting starts an online game through `games.play.create_game`.
+creator). Accepting starts an online game through `games.play.create_game`, with the
+challenge's time control (games.clocks); an untimed challenge makes a casual game (not
+rated).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from django.urls import reverse
 
 from accounts.models import START_RATING
 
-from . import play
+from . import clocks, play
 from .actors import Actor
 from .broadcast import LOBBY_GROUP, send_on_commit, user_group
 from .kinds import KindError, get_kind
@@ -35,6 +37,9 @@ def seek_info(challenge: Challenge) -> dict[str, Any]:
         "options": kind.describe_options(challenge.options),
         "rules": challenge.rules,
         "color": RANDOM if challenge.seat is None else kind.seat_key(challenge.seat),
+        "time_control": challenge.time_control,
+        "time_control_label": clocks.label(challenge.time_control),
+        "rated": bool(challenge.time_control),
         "url": reverse("games:challenge", kwargs={"challenge_id": challenge.id}),
         "accept_url": reverse("games:accept", kwargs={"challenge_id": challenge.id}),
     }
@@ -46,13 +51,16 @@ def open_seeks() -> list[dict[str, Any]]:
 
 
 def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
-                     public: bool = True, game_type: str = "cargo-connect") -> Challenge:
+                     public: bool = True, game_type: str = "cargo-connect",
+                     time_control: str = "10+5") -> Challenge:
     """A seek in the lobby (public) or a challenge by link; a lobby seek is announced.
-    `color` is the creator's seat by name, or "random"."""
+    `color` is the creator's seat by name, or "random"; `time_control` a `games.clocks`
+    code ("" untimed: the game will be casual)."""
     kind = get_kind(game_type)
     try:
         options = kind.check_options(options)
-    except KindError as e:
+        control = clocks.parse(time_control)
+    except (KindError, ValueError) as e:
         raise GameError(Code.BAD_REQUEST, str(e)) from None
     keys = [kind.seat_key(i) for i in range(kind.seat_counts[0])]
     if color != RANDOM and color not in keys:
@@ -62,6 +70,7 @@ def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
         challenge = Challenge.objects.create(
             creator=user, game_type=game_type, options=options, public=public,
             seat=None if color == RANDOM else keys.index(color), rules=kind.rules_version,
+            time_control=control.code if control else clocks.UNTIMED,
         )
         if public:
             send_on_commit(LOBBY_GROUP, {"type": "seek_added", "seek": seek_info(challenge)})
@@ -97,7 +106,9 @@ def accept_challenge(user: Any, challenge_id: str) -> Game:
         seats = [Actor.member(user), Actor.member(user)]
         seats[creator_seat] = Actor.member(challenge.creator)
         game = play.create_game(game_type=challenge.game_type, seats=seats,
-                                options=challenge.options, rules=challenge.rules)
+                                options=challenge.options, rules=challenge.rules,
+                                time_control=challenge.time_control,
+                                rated=bool(challenge.time_control))
         challenge.status = Challenge.Status.ACCEPTED
         challenge.game = game
         challenge.save(update_fields=["status", "game"])

@@ -21,6 +21,7 @@ from rankings.elo import BOT_RATINGS
 
 from . import access, services
 from .actors import Actor, actor_of, ensure_session
+from .forms import BotGameForm, SeekForm, first_error
 from .kinds import get_kind
 from .lobby import my_challenges
 from .models import Challenge, Game
@@ -73,7 +74,7 @@ def _int_param(value: Any, default: int | None = None) -> int | None:
 @never_cache
 def game(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
-    if access.run_open_checks(game):  # an app ended the game on opening it
+    if access.run_open_checks(game) or services.flag_if_due(game):  # it ended on opening
         game = _game_or_404(game_id)
     reason = _hidden(request, game)
     if reason:
@@ -92,6 +93,8 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         "ws_path": game_socket_path(game.id),
         "turn_url": reverse("games:turn", kwargs=kw),
         "resign_url": reverse("games:resign", kwargs=kw),
+        "abort_url": reverse("games:abort", kwargs=kw),
+        "claim_url": reverse("games:claim", kwargs=kw),
         "events_url": reverse("games:events", kwargs=kw),
         "record_url": reverse("games:record", kwargs=kw),
         "rematch_url": reverse("games:rematch", kwargs=kw),
@@ -129,6 +132,20 @@ def resign(request: HttpRequest, game_id: str) -> JsonResponse:
     ply = _int_param(request.POST.get("ply"))
     access.run_open_checks_for(game_id)
     return _as_player(request, lambda actor: services.resign(game_id, actor=actor, ply=ply))
+
+
+@require_POST
+def abort(request: HttpRequest, game_id: str) -> JsonResponse:
+    return _as_player(request, lambda actor: services.abort_game(game_id, actor=actor))
+
+
+@require_POST
+def claim(request: HttpRequest, game_id: str) -> JsonResponse:
+    result = request.POST.get("result", "")
+    if result not in ("win", "draw"):
+        return _refused(GameError(Code.BAD_FRAME, "a claim needs result: win or draw"))
+    return _as_player(request, lambda actor: services.claim_game(game_id, actor=actor,
+                                                                 result=result))
 
 
 @never_cache
@@ -214,6 +231,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                                            for i in range(2))],
         "bot_levels": [(level, kind.bot_name(level), BOT_RATINGS[level])
                        for level in kind.bot_levels],
+        "seek_form": SeekForm(),
+        "bot_form": BotGameForm(),
         "seeks_url": reverse("games:seeks_json"),
         "lobby_ws_path": LOBBY_SOCKET_PATH,
     })
@@ -223,6 +242,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create_bot_game(request: HttpRequest) -> HttpResponse:
     """Play CargoBot: members and guests alike (a guest's game belongs to this browser
     session, which is made here if there is none)."""
+    form = BotGameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return redirect("games:index")
     actor = Actor.member(request.user) if request.user.is_authenticated \
         else Actor.guest(ensure_session(request))
     try:
@@ -230,6 +253,7 @@ def create_bot_game(request: HttpRequest) -> HttpResponse:
             actor=actor, level=request.POST.get("level", get_kind(CARGO_CONNECT).bot_levels[0]),
             options={"size": request.POST.get("size", 6)},
             seat=request.POST.get("color", "random"),
+            time_control=form.cleaned_data["time_control"],
         )
     except GameError as refused:
         messages.error(request, refused.message)
@@ -247,10 +271,15 @@ def seeks_json(request: HttpRequest) -> JsonResponse:
 @require_POST
 def create_seek(request: HttpRequest) -> HttpResponse:
     public = request.POST.get("mode", "lobby") != "link"
+    form = SeekForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return redirect("games:index")
     try:
         challenge = services.create_challenge(
             request.user, options={"size": request.POST.get("size", 6)},
             color=request.POST.get("color", "random"), public=public,
+            time_control=form.cleaned_data["time_control"],
         )
     except GameError as refused:
         messages.error(request, refused.message)

@@ -61,7 +61,7 @@ function watchSeeks(table) {
   const row = (seek) => {
     const tr = el("tr", "");
     tr.dataset.id = seek.id;
-    for (const text of [seek.by, seek.rating, `${seek.size}×${seek.size}`, seek.color]) {
+    for (const text of [seek.by, seek.rating, `${seek.size}×${seek.size}`, seek.time_control_label, seek.color]) {
       tr.append(el("td", "", String(text)));
     }
     const td = el("td", "");
