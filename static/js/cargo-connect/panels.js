@@ -111,6 +111,7 @@ export function ratingChange(state, player) {
 export function resultLine(state) {
   if (state.voided) return `Voided · ${state.voided}`;
   if (!state.over) return null;
+  if (state.ending) return state.ending.text; // ended by the site: on time, aborted, claimed
   const winner = state.result ? state.result.winner : state.audit?.winner ?? null;
   const score = winner === "blue" ? "1-0" : winner === "orange" ? "0-1" : "½-½";
   if (state.resigned) return `${score} · ${sideName(state.resigned)} resigned`;
