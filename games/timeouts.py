@@ -189,6 +189,7 @@ class Watcher:
         self.heap: list[tuple[dt.datetime, str]] = []
         self.wake = threading.Condition()
         self.thread: threading.Thread | None = None
+        self.checked = 0  # checks sent so far (for tests and debugging)
 
     def add(self, game_id: str, when: dt.datetime) -> None:
         with self.wake:
@@ -234,6 +235,7 @@ class Watcher:
                 finally:
                     close_old_connections()
                     connection.close()
+                    self.checked += 1
 
 
 watcher = Watcher()

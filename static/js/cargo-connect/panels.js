@@ -170,7 +170,9 @@ const signed = (n) => (n < 0 ? `−${-n}` : String(n));
 export function renderAudit(container, state) {
   container.replaceChildren();
   const audit = state.audit;
-  if (!state.over) {
+  // No Final Audit while the bay's shift goes on, nor when the site ended the game with
+  // the shift unfinished (an abort, a draw called when the opponent left: no `result`).
+  if (!state.over || (state.ending && !state.result)) {
     container.hidden = true;
     return;
   }

@@ -264,7 +264,7 @@ export async function startLiveGame(root) {
           drawAll();
           const text = state.over ? outcome() : `${seatName(seatOfSide(frame.side)) || frame.side} ran out of time.`;
           announce(text);
-          message(text);
+          message(state.over ? "" : text); // once over, the status line says it
         }),
       onPresence: (frame) =>
         enqueue(() => {
