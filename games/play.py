@@ -50,6 +50,7 @@ def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[
         start = kind.new(options, len(seats), rules)
         clock = clocks.new_game_clock(time_control, [
             actor is None or actor.kind != "bot" for actor in seats])
+        control = clocks.parse(time_control) if clock else None
     except (KindError, ValueError) as e:
         raise GameError(Code.BAD_REQUEST, str(e)) from None
     has_bot = any(actor is not None and actor.kind == "bot" for actor in seats)
@@ -64,7 +65,7 @@ def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[
                     bot_seed=(secrets.randbits(48) if bot_seed is None else bot_seed)
                     if has_bot else None,
                     bot_version=kind.bot_version if has_bot else "",
-                    time_control=time_control if clock else "", clock=clock,
+                    time_control=control.code if control else "", clock=clock,
                 )
                 game.set_seats(Seat.objects.bulk_create([
                     Seat(game=game, index=i, **(actor.seat_fields() if actor else {}))

@@ -90,3 +90,28 @@ def test_before_both_moved_it_is_an_abort_not_a_claim(users):
     with pytest.raises(services.GameError) as refused:
         claim(game, users["alice"])
     assert "abort the game instead" in refused.value.message
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_closing_the_page_is_leaving_and_the_other_player_hears_it(users, connect):
+    from channels.db import database_sync_to_async as sync
+
+    from tests.games.support import receive_type
+
+    game = await sync(timed_game)(users["alice"], users["bob"], "3+2")
+    await sync(start)(game, users)
+    alice = await connect(game.id, "alice")
+    bob = await connect(game.id, "bob")
+    here = await receive_type(alice, "presence")
+    assert here["away"][ORANGE] is None  # bob's page opened
+    await bob.disconnect()
+    gone = await receive_type(alice, "presence")
+    assert 0 <= gone["away"][ORANGE] < 5_000 and gone["away"][BLUE] is None
+    seat = await sync(Seat.objects.get)(game=game, index=ORANGE)
+    assert seat.sockets == 0 and seat.left_at is not None
+    await sync(pass_time)(game.id, 61)
+    await alice.send_json_to({"type": "claim", "result": "win"})
+    ended = await receive_type(alice, "ended")
+    assert ended["termination"] == "abandoned" and ended["state"]["ending"]["by"] == "blue"
+    await alice.disconnect()
