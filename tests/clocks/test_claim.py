@@ -105,8 +105,8 @@ async def test_closing_the_page_is_leaving_and_the_other_player_hears_it(users, 
     bob = await connect(game.id, "bob")
     here = await receive_type(alice, "presence")
     assert here["away"][ORANGE] is None  # bob's page opened
-    await bob.disconnect()
-    gone = await receive_type(alice, "presence")
+    await bob.disconnect(timeout=10)  # the consumer's close writes the seat: let it finish
+    gone = await receive_type(alice, "presence", timeout=10)
     assert 0 <= gone["away"][ORANGE] < 5_000 and gone["away"][BLUE] is None
     seat = await sync(Seat.objects.get)(game=game, index=ORANGE)
     assert seat.sockets == 0 and seat.left_at is not None
