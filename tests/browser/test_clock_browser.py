@@ -34,7 +34,12 @@ def seconds(text: str) -> float:
 def test_the_clock_shows_ticks_and_survives_a_reload(started_game, chromium_path, live_url,
                                                      tmp_path):
     game, fresh = started_game
-    with devices(chromium_path, widths=(1366,)) as (page,):
+    with devices(chromium_path, widths=(1366, 390)) as (page, phone):
+        phone.goto(f"{live_url}/g/{game.id}")  # a spectator on a phone sees them too
+        expect(phone.locator(".clock.side-blue.is-running")).to_be_visible()
+        expect(phone.locator("[data-abandon]")).to_be_hidden()  # not a player
+        phone.locator("[data-clocks]").scroll_into_view_if_needed()
+        phone.screenshot(path=str(tmp_path / "clock-phone-spectator.png"))
         sign_in(page, live_url)
         page.goto(f"{live_url}/g/{game.id}")
         clocks = page.locator("[data-clocks]")
@@ -67,4 +72,4 @@ def test_the_clock_shows_ticks_and_survives_a_reload(started_game, chromium_path
             "Game aborted by Blue (alice)")
         expect(page.locator("[data-action=resign]")).to_be_hidden()
         page.screenshot(path=str(tmp_path / "clock-aborted.png"))
-        assert page.errors == []  # type: ignore[attr-defined]
+        assert page.errors == [] and phone.errors == []  # type: ignore[attr-defined]
