@@ -184,6 +184,9 @@ def result_words(outcome: str, score: int | None, other: int | None, *, resigned
     """A result as people say it: "won 21–14", "lost by 3", "resigned", "drew 12–12"."""
     if termination == Game.Termination.TIMED_OUT:
         return "lost on time" if resigned else "won on time"
+    if termination == Game.Termination.ABANDONED:
+        left: dict[str, str] = {WIN: "won: the opponent left", DRAW: "drew: a player left"}
+        return left.get(outcome, "lost: left the game")
     if resigned:
         return "resigned"
     if other_resigned:

@@ -223,6 +223,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Games whose CargoBot turn was lost (no worker, broker down, a worker died mid-turn)
     # get it sent again; the task plays once per ply however often it is sent.
     "sweep-bot-games": {"task": "games.sweep_bot_games", "schedule": 30.0},
+    # Clocks whose flag is due fall (each game once): the backstop of the process that
+    # watches each game's flag (games.timeouts, docs/clocks.md).
+    "flag-clocks": {"task": "games.flag_clocks", "schedule": 5.0},
     # The Weekly Puzzles: a generated week goes live if Monday comes without a published one.
     "puzzles-ensure-week": {"task": "puzzles.ensure_week", "schedule": 300.0},
     # The Daily Challenge's end-of-day resign: every minute, in UTC (the task compares

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from . import metrics, play
+from . import clocks, metrics, play
 from .actors import Actor
 from .kinds import LiveGame, get_kind
 from .models import Game
@@ -34,11 +34,20 @@ RANDOM = "random"
 
 
 def create_bot_game(*, actor: Actor | None, level: str, options: dict[str, Any],
-                    seat: str = RANDOM, game_type: str = "cargo-connect") -> Game:
+                    seat: str = RANDOM, game_type: str = "cargo-connect",
+                    time_control: str = "") -> Game:
     """A casual game against CargoBot at `level`: `actor` (a member or a guest with a
     browser session) takes the seat named `seat` ("blue", "orange" or "random"). A
-    member's game counts for the vs CargoBot rating; a guest's counts nowhere."""
+    member's game counts for the vs CargoBot rating; a guest's counts nowhere. With a live
+    `time_control` the player has a clock (CargoBot has none); correspondence is refused."""
     kind = get_kind(game_type)
+    try:
+        control = clocks.parse(time_control)
+    except ValueError as e:
+        raise GameError(Code.BAD_REQUEST, str(e)) from None
+    if control is not None and not control.live:
+        raise GameError(Code.BAD_REQUEST, "a game against CargoBot is untimed or live, "
+                        f"not {control.label}")
     if level not in kind.bot_levels:
         raise GameError(Code.BAD_REQUEST,
                         f"level must be {', '.join(kind.bot_levels)}, not {level!r}")
@@ -53,7 +62,8 @@ def create_bot_game(*, actor: Actor | None, level: str, options: dict[str, Any],
     seats: list[Actor | None] = [Actor.bot(level), Actor.bot(level)]
     seats[human] = actor
     return play.create_game(game_type=game_type, seats=seats, options=options,
-                            mode=Game.Mode.BOT, rated=actor.kind == "member")
+                            mode=Game.Mode.BOT, rated=actor.kind == "member",
+                            time_control=control.code if control else "")
 
 
 def active_bot_games(actor: Actor | None) -> list[Game]:

@@ -366,6 +366,7 @@ class GameConsumer(FrameConsumer):
     seat: int | None = None
     client_ply = 0  # the ply the client has been sent frames up to
     counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
+    present = False  # this socket is counted on its seat (games.abandonment)
     mode = ""
     guard: SessionGuard | None = None  # the session each turn's write checks
     watching = ""  # this socket's id among the game's spectators, while it counts as one
@@ -433,13 +434,14 @@ class GameConsumer(FrameConsumer):
 
     def load_state(self) -> dict[str, Any]:
         game = services.get_game(self.game_id)
-        if access.run_open_checks(game):  # an app ended the game on opening it
+        if access.run_open_checks(game) or services.flag_if_due(game):  # it ended on opening
             game = services.get_game(self.game_id)
         reason = access.hidden_reason(game, self.actor)
         if reason:
             raise GameError(Code.HIDDEN, reason)
         self.mode = game.mode
         self.seat = services.seat_of(game, self.actor)
+        self.present = services.player_arrived(game, self.seat)
         lg = services.live(game)
         state = services.state_of(game, lg, viewer=self.seat)
         if self.seat is not None:  # its turns will come here (games.warm)
@@ -453,6 +455,9 @@ class GameConsumer(FrameConsumer):
             if count is not None:
                 await self.tell_spectator_count(count)
         await self.leave_groups()
+        if self.present and self.seat is not None:
+            self.present = False
+            await db(services.player_went_away)(self.game_id, self.seat)
         if self.counted is not None:
             address, game_id = self.counted
             limits.anonymous_by_address.give_back(address)
@@ -492,6 +497,15 @@ class GameConsumer(FrameConsumer):
             await self.call(self.resign, content.get("ply"))
         elif kind == "spectators":
             await self.subscribe_spectators()
+        elif kind == "abort":
+            await self.call(self.abort)
+        elif kind == "claim":
+            result = content.get("result")
+            if result not in ("win", "draw"):
+                await self.send_error(Code.BAD_FRAME,
+                                      'a claim is {"type": "claim", "result": "win" | "draw"}')
+                return
+            await self.call(self.claim, result)
         elif kind == "sync":
             after = _ply(content.get("after"))
             if after is None:
@@ -544,6 +558,20 @@ class GameConsumer(FrameConsumer):
         failed_before = broadcast.failures()
         frame = await service(services.resign)(self.game_id, actor=self.actor, ply=ply)
         if broadcast.failures() != failed_before:  # the group may not have had it
+            await self.send_json(frame)
+
+    async def abort(self) -> None:
+        await self.check_player("abort the game")
+        failed_before = broadcast.failures()
+        frame = await db(services.abort_game)(self.game_id, actor=self.actor)
+        if broadcast.failures() != failed_before:
+            await self.send_json(frame)
+
+    async def claim(self, result: str) -> None:
+        await self.check_player("claim the game")
+        failed_before = broadcast.failures()
+        frame = await db(services.claim_game)(self.game_id, actor=self.actor, result=result)
+        if broadcast.failures() != failed_before:
             await self.send_json(frame)
 
     async def sync(self, after: int) -> None:

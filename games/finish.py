@@ -1,11 +1,13 @@
 """The finish seam: every way a game ends goes through `finish` (finished by the rules,
-resigned, resigned at the end of the day, timed out) or `void_game`.
+resigned, resigned at the end of the day, timed out, claimed by a player whose opponent
+left), `abort_game` (before every seat had moved) or `void_game`.
 
 Each records the result on the game and its seats inside the caller's transaction, then runs
 the handlers apps registered in `games.results` (ratings and boards inside the transaction,
 achievements and stats after commit). A voided game stops, counts nowhere (its seats lose
 place and outcome, the handlers restore what it changed), and its players get a `voided`
-frame.
+frame. An aborted game has no result at all: no place, no outcome, no handler runs (there
+is nothing to count or to take back). Every ending stops the game's clocks.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from . import results
+from . import clocks, results
 from .broadcast import game_group, send_on_commit
-from .kinds import LiveGame
+from .kinds import LiveGame, Result
 from .models import Game, Seat
 from .protocol import Code, GameError, public_state
 from .store import live, lock_game
@@ -25,16 +27,18 @@ from .store import live, lock_game
 Termination = Game.Termination
 
 
-def finish(game: Game, lg: LiveGame, termination: str, save: list[str]) -> None:
+def finish(game: Game, lg: LiveGame, termination: str, save: list[str],
+           result: Result | None = None) -> None:
     """Inside the transaction that ended `lg` (the game row locked): record the result on
     the game and its seats, save the game's `save` fields with the result's, then run the
-    handlers."""
-    result = lg.result()
+    handlers. `result` is one the site decided while the kind's game goes on (a draw
+    called when the opponent left); by default it is the kind's."""
+    result = result or lg.result()
     assert result is not None, "finish() needs a game that is over"
     resigned = set(lg.resigned)
     seats = game.seat_list
     for seat in seats:
-        seat.score = result.scores[seat.index]
+        seat.score = result.scores[seat.index] if result.scores else None
         seat.place = result.places[seat.index]
         seat.outcome = result.outcome(seat.index)
         seat.resigned = seat.index in resigned
@@ -42,8 +46,23 @@ def finish(game: Game, lg: LiveGame, termination: str, save: list[str]) -> None:
     game.status = Game.Status.FINISHED
     game.termination = termination
     game.finished_at = timezone.now()
-    game.save(update_fields=[*save, "status", "termination", "finished_at"])
+    stopped = clocks.stop_game(game, game.finished_at)
+    game.save(update_fields=[*save, *stopped, "status", "termination", "finished_at"])
     _run_handlers(results.Ending(game))
+
+
+def abort_game(game: Game, lg: LiveGame, seat: int, save: list[str]) -> None:
+    """Inside the transaction that locked the game: `seat` aborts it before every seat
+    has moved. No result: the seats keep no place or outcome, the game counts nowhere
+    (status `aborted`), and no handler runs."""
+    game.status = Game.Status.ABORTED
+    game.termination = Termination.ABORTED
+    game.ended_by = seat
+    game.finished_at = timezone.now()
+    game.bot_waiting_since = None
+    stopped = clocks.stop_game(game, game.finished_at)
+    game.save(update_fields=[*save, *stopped, "status", "termination", "ended_by",
+                             "finished_at", "bot_waiting_since"])
 
 
 def void_game(game_id: str, reason: str) -> dict[str, Any]:
@@ -66,8 +85,9 @@ def void_game(game_id: str, reason: str) -> dict[str, Any]:
         game.void_reason = reason
         game.finished_at = game.finished_at or timezone.now()
         game.bot_waiting_since = None
+        stopped = clocks.stop_game(game, game.finished_at)
         game.save(update_fields=["status", "termination", "void_reason", "finished_at",
-                                 "bot_waiting_since"])
+                                 "bot_waiting_since", *stopped])
         _run_handlers(results.Ending(game, voided=True))
         frame = {"type": "voided", "ply": game.ply, "reason": reason,
                  "state": public_state(game, live(game))}

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from typing import Any
 
 from .models import Game
-from .protocol import player_info, public_state, state_of, turn_frame
+from .protocol import SITE_ENDINGS, player_info, public_state, state_of, turn_frame
 from .store import get_game, live, replayed
 
 
@@ -99,7 +99,8 @@ def replay_data(game_id: str) -> dict[str, Any]:
         turns.append({"ply": turn.ply, "token": turn.token, "seat": turn.seat,
                       "side": kind.seat_key(turn.seat), "events": lg.events_for(turn.events,
                                                                                  None)})
-    if game.resigned_seats or game.status == Game.Status.VOIDED:
+    if game.resigned_seats or game.status == Game.Status.VOIDED \
+            or game.termination in SITE_ENDINGS:  # the last state says how it ended
         states[-1] = public_state(game, live(game))
     resigned = game.resigned_seats
     return {"id": game.id, "states": states, "turns": turns,
@@ -117,8 +118,11 @@ def record_text(game_id: str, site: str) -> tuple[Game, str]:
     headers = {kind.seat_label(s.index): (player_info(game, s) or {"name": "?"})["name"]
                for s in game.seat_list}
     result = lg.result()
+    places = result.places if result else None
+    if places is None and game.status == Game.Status.FINISHED:  # a draw called by the site
+        places = tuple(s.place or 1 for s in game.seat_list)
     headers.update(Date=game.created_at.strftime("%Y.%m.%d"),
-                   Result=_result_header(result.places if result else None), Site=site)
+                   Result=_result_header(places), Site=site)
     return game, lg.record(headers)
 
 

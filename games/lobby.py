@@ -7,6 +7,9 @@ Quick pairing (`quick_pair`) takes the oldest open seek by someone else with the
 type, rules and options, or else makes a seek with those options. A seek's options are the
 kind's whole option set (Cargo Connect: `{"size": 6}`), so a new option (a time control)
 is one more key in the Play button's form and pairs like the size does.
+
+Accepting starts the game with the challenge's time control (games.clocks); an untimed
+challenge makes a casual game (not rated).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from django.urls import reverse
 
 from accounts.models import START_RATING
 
-from . import play
+from . import clocks, play
 from .actors import Actor
 from .broadcast import LOBBY_GROUP, send_on_commit, user_group
 from .kinds import KindError, get_kind
@@ -46,6 +49,9 @@ def seek_info(challenge: Challenge) -> dict[str, Any]:
         else kind.seat_label(challenge.seat),
         "taker_plays": "random" if challenge.seat is None
         else kind.seat_label(1 - challenge.seat),
+        "time_control": challenge.time_control,
+        "time_control_label": clocks.label(challenge.time_control),
+        "rated": bool(challenge.time_control),
         "url": reverse("games:challenge", kwargs={"challenge_id": challenge.id}),
         "accept_url": reverse("games:accept", kwargs={"challenge_id": challenge.id}),
         "cancel_url": reverse("games:cancel", kwargs={"challenge_id": challenge.id}),
@@ -58,13 +64,16 @@ def open_seeks() -> list[dict[str, Any]]:
 
 
 def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
-                     public: bool = True, game_type: str = "cargo-connect") -> Challenge:
+                     public: bool = True, game_type: str = "cargo-connect",
+                     time_control: str = "10+5") -> Challenge:
     """A seek in the lobby (public) or a challenge by link; a lobby seek is announced.
-    `color` is the creator's seat by name, or "random"."""
+    `color` is the creator's seat by name, or "random"; `time_control` a `games.clocks`
+    code ("" untimed: the game will be casual)."""
     kind = get_kind(game_type)
     try:
         options = kind.check_options(options)
-    except KindError as e:
+        control = clocks.parse(time_control)
+    except (KindError, ValueError) as e:
         raise GameError(Code.BAD_REQUEST, str(e)) from None
     keys = [kind.seat_key(i) for i in range(kind.seat_counts[0])]
     if color != RANDOM and color not in keys:
@@ -74,6 +83,7 @@ def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
         challenge = Challenge.objects.create(
             creator=user, game_type=game_type, options=options, public=public,
             seat=None if color == RANDOM else keys.index(color), rules=kind.rules_version,
+            time_control=control.code if control else clocks.UNTIMED,
         )
         if public:
             send_on_commit(LOBBY_GROUP, {"type": "seek_added", "seek": seek_info(challenge)})
@@ -109,7 +119,9 @@ def accept_challenge(user: Any, challenge_id: str) -> Game:
         seats = [Actor.member(user), Actor.member(user)]
         seats[creator_seat] = Actor.member(challenge.creator)
         game = play.create_game(game_type=challenge.game_type, seats=seats,
-                                options=challenge.options, rules=challenge.rules)
+                                options=challenge.options, rules=challenge.rules,
+                                time_control=challenge.time_control,
+                                rated=bool(challenge.time_control))
         challenge.status = Challenge.Status.ACCEPTED
         challenge.game = game
         challenge.save(update_fields=["status", "game"])

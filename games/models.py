@@ -5,7 +5,9 @@ A game is its start plus its decisions (`Turn`, unique per game and ply); `Game.
 Orange being seats 0 and 1; Cargo Express 2–4), each held by a member, a guest (by browser
 session) or a bot at a level, with its score and place once the game ends. `game_type` names
 the game kind (`games.kinds`) that decides every rule. Challenges (lobby seeks and links)
-make games. Ratings live in `rankings`.
+make games. Ratings live in `rankings`. A game's clocks (`time_control`, `clock`,
+`clock_since`, `flag_at`) are kept on its row and written in the same UPDATE as its turns
+(games.clocks, docs/clocks.md).
 """
 
 from __future__ import annotations
@@ -41,12 +43,15 @@ class Game(models.Model):
         ACTIVE = "active"
         FINISHED = "finished"
         VOIDED = "voided"  # stopped by the site; counts nowhere
+        ABORTED = "aborted"  # stopped by a player before every seat had moved; no result
 
     class Termination(models.TextChoices):
         PLAYED_OUT = "played_out"  # the rules ended it (Final Audit)
         RESIGNED = "resigned"
         DAY_ENDED = "day_ended"  # resigned for the player when the Daily Challenge's day ended
-        TIMED_OUT = "timed_out"
+        TIMED_OUT = "timed_out"  # a clock ran out (games.timeouts)
+        ABANDONED = "abandoned"  # a player claimed the win or a draw: the other had left
+        ABORTED = "aborted"  # before every seat had moved (games.abandonment)
         VOIDED = "voided"
 
     id = models.CharField(primary_key=True, max_length=ID_LENGTH, default=new_id, editable=False)
@@ -79,6 +84,17 @@ class Game(models.Model):
     termination = models.CharField(max_length=10, choices=Termination.choices, blank=True,
                                    default="")
     void_reason = models.CharField(max_length=200, blank=True, default="")
+
+    # The clocks (games.clocks): the time control ("" untimed, "5+3" live, "3d" days per
+    # turn); each seat's time left in ms as of `clock_since` (None: the seat has no clock,
+    # e.g. CargoBot's) and the seats that have moved until every one has; since when the
+    # running clock runs (None: none runs); when it falls (the scheduled check's index).
+    time_control = models.CharField(max_length=8, blank=True, default="")
+    clock = models.JSONField(null=True, blank=True)
+    clock_since = models.DateTimeField(null=True, blank=True)
+    flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The seat that aborted the game or claimed it (games.abandonment).
+    ended_by = models.PositiveSmallIntegerField(null=True, blank=True)
 
     rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)  # a seat
     rematch = models.OneToOneField(
@@ -178,6 +194,10 @@ class Seat(models.Model):
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True, default="")
     resigned = models.BooleanField(default=False)
+    # Presence, for claims in live games (games.abandonment): the holder's open sockets
+    # on this game and since when it has had none (None: connected, or not tracked).
+    sockets = models.PositiveSmallIntegerField(default=0)
+    left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "index"]
@@ -231,7 +251,7 @@ class Turn(models.Model):
 class Challenge(models.Model):
     """A seek in the lobby (`public`) or a challenge by link: the first other signed-in
     player to accept it starts a game. `seat` is the creator's seat (None: drawn at
-    random when accepted)."""
+    random when accepted); `time_control` is the game's (games.clocks)."""
 
     class Status(models.TextChoices):
         OPEN = "open"
@@ -247,6 +267,7 @@ class Challenge(models.Model):
     options = models.JSONField(default=dict)
     rules = models.CharField(max_length=8)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    time_control = models.CharField(max_length=8, blank=True, default="")  # games.clocks
     status = models.CharField(
         max_length=9, choices=Status.choices, default=Status.OPEN, db_index=True
     )
@@ -269,6 +290,12 @@ class Challenge(models.Model):
     def size(self) -> int | None:
         size = self.options.get("size")
         return int(size) if size is not None else None
+
+    @property
+    def time_control_label(self) -> str:
+        from .clocks import label
+
+        return label(self.time_control)
 
     @property
     def color(self) -> str:

@@ -8,6 +8,8 @@ transaction it locks the game row, checks the seat and the ply, lets the game ki
 the decision, stores the `Turn` and the cache, ends the game through `games.finish` when it
 is over. Either way the frame is sent after commit. A resent turn for an applied ply gets
 the same frame back; anything else stale is refused with the state.
+A timed game's clocks are charged with the turn and saved in its write (`games.timeouts`);
+a turn that arrives after its clock fell ends the game on time instead.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from . import bots, finish, metrics, warm
+from . import bots, clocks, finish, metrics, timeouts, warm
 from .actors import Actor, SessionGuard, seat_of
 from .broadcast import Delivery, game_group, send_on_commit
 from .history import turn_frames
@@ -33,12 +35,14 @@ Termination = Game.Termination
 
 def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[str, Any],
                 mode: str = Game.Mode.ONLINE, rated: bool = True,
-                rules: str | None = None, bot_seed: int | None = None) -> Game:
+                rules: str | None = None, bot_seed: int | None = None,
+                time_control: str = clocks.UNTIMED) -> Game:
     """A new game of `game_type` from its start, with `seats` held by these actors in
     order (None: an empty seat). If a bot is to move first, its task is sent once the
     game is committed. A short unguessable id is retried on collision. The bots' seed is
     drawn from `secrets` unless `bot_seed` is given (the Daily Challenge's seed of the day,
-    so everyone meets the same CargoBot)."""
+    so everyone meets the same CargoBot). `time_control` is a `games.clocks` code ("" for
+    untimed); bot seats get no clock."""
     try:
         kind = get_kind(game_type)
         if len(seats) not in kind.seat_counts:
@@ -47,7 +51,10 @@ def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[
         options = kind.check_options(options)
         rules = rules or kind.rules_version
         start = kind.new(options, len(seats), rules)
-    except KindError as e:
+        clock = clocks.new_game_clock(time_control, [
+            actor is None or actor.kind != "bot" for actor in seats])
+        control = clocks.parse(time_control) if clock else None
+    except (KindError, ValueError) as e:
         raise GameError(Code.BAD_REQUEST, str(e)) from None
     has_bot = any(actor is not None and actor.kind == "bot" for actor in seats)
     if bot_seed is not None and not 0 <= bot_seed < 2 ** 63:
@@ -61,6 +68,7 @@ def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[
                     bot_seed=(secrets.randbits(48) if bot_seed is None else bot_seed)
                     if has_bot else None,
                     bot_version=kind.bot_version if has_bot else "",
+                    time_control=control.code if control else "", clock=clock,
                 )
                 game.set_seats(Seat.objects.bulk_create([
                     Seat(game=game, index=i, **(actor.seat_fields() if actor else {}))
@@ -96,6 +104,7 @@ def _seat_or_refuse(game: Game, actor: Actor | None, what: str) -> int:
     return seat
 
 
+@timeouts.flag_when_fallen
 def apply_turn(game_id: str, *, actor: Actor | None, ply: int, token: str,
                guard: SessionGuard | None = None) -> TurnResult:
     """Play `token` at `ply` for the seat `actor` holds. Exactly once per ply. A socket's
@@ -123,6 +132,7 @@ def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
         return None
     if guard is not None and not guard.in_sql and not guard.holds():
         raise SignedOut()
+    timeouts.refuse_if_fallen(game)
     warm.forget(game.id)  # until the write succeeds, the copy is ahead of the row
     try:
         events = lg.apply(seat, token)
@@ -134,7 +144,8 @@ def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
     game.position = lg.position()
     game.ply = lg.ply
     game.tokens = list(lg.tokens)
-    fields = ["position", "ply", "tokens", *bots.after_change(game, lg)]
+    fields = ["position", "ply", "tokens", *bots.after_change(game, lg),
+              *timeouts.charge(game, seat, lg)]
     if not write_turn(game, fields, turn, guard if guard is not None and guard.in_sql
                       else None):
         return None
@@ -164,6 +175,7 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
         if ply != game.ply:
             raise GameError(Code.STALE_PLY, f"the game is at ply {game.ply}, not {ply}",
                             game.ply, state_of(game, viewer=seat))
+        timeouts.refuse_if_fallen(game)
         lg = live(game)
         acting = lg.acting()
         if seat not in acting:
@@ -177,7 +189,8 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
         game.position = lg.position()
         game.ply = lg.ply
         game.tokens = list(lg.tokens)
-        fields = ["position", "ply", "tokens", *bots.after_change(game, lg)]
+        fields = ["position", "ply", "tokens", *bots.after_change(game, lg),
+                  *timeouts.charge(game, seat, lg)]
         if lg.over:
             finish.finish(game, lg, Termination.PLAYED_OUT, fields)
         else:
@@ -195,11 +208,14 @@ def _sent(game: Game, turn: Turn, lg: LiveGame) -> TurnResult:
     return TurnResult(frame, delivery=delivery)
 
 
+@timeouts.flag_when_fallen
 def resign(game_id: str, *, actor: Actor | None, ply: int | None = None) -> dict[str, Any]:
-    """A player resigns at any time during the game (`ply` is what their client knew)."""
+    """A player resigns at any time during the game (`ply` is what their client knew);
+    after their clock or their opponent's fell, the flag counts instead."""
     with transaction.atomic():
         game = lock_game(game_id)
         seat = _seat_or_refuse(game, actor, "resign")
+        timeouts.refuse_if_fallen(game)
         return _resign(game, seat, Termination.RESIGNED)
 
 
@@ -228,7 +244,7 @@ def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
     else:  # a game of several seats goes on without this one
         Seat.objects.filter(game=game, index=seat).update(resigned=True)
         game.seat_list[seat].resigned = True
-        game.save(update_fields=fields)
+        game.save(update_fields=[*fields, *timeouts.after_seat_out(game, lg)])
     frame = {"type": "resigned", "ply": game.ply, "seat": seat,
              "side": game.kind.seat_key(seat), "events": events,
              "state": public_state(game, lg)}
@@ -266,7 +282,8 @@ def _rematch_of(game: Game) -> Game:
     holders = [_actor_of_seat(s) for s in game.seat_list]
     turned = holders[-1:] + holders[:-1]
     return create_game(game_type=game.game_type, seats=turned, options=game.options,
-                       mode=game.mode, rated=game.rated, rules=game.rules)
+                       mode=game.mode, rated=game.rated, rules=game.rules,
+                       time_control=game.time_control)
 
 
 def _actor_of_seat(seat: Seat) -> Actor | None:

@@ -173,7 +173,69 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: int | None = Non
     )
     if final and game.status == Game.Status.VOIDED:
         state["voided"] = game.void_reason or "voided"
+    _add_clock_fields(game, lg, state, seats, final)
     return state
+
+
+SITE_ENDINGS = (Game.Termination.TIMED_OUT, Game.Termination.ABANDONED,
+                Game.Termination.ABORTED)
+
+
+def _add_clock_fields(game: Game, lg: LiveGame, state: dict[str, Any],
+                      seats: list[dict[str, Any]], final: bool) -> None:
+    """Each only when it has something to say (docs/clocks.md): the clocks (`clock`, timed
+    games, in the current state only: an earlier ply's clocks are not kept), abort and
+    claim (`abandon`) and, for the endings the site decides (on time, abandoned, aborted),
+    `ending` with their words. A game the site ended is `over` with nobody acting,
+    whatever the kind's game says (a draw called while its game goes on, an abort)."""
+    from django.utils import timezone
+
+    from . import abandonment, clocks
+
+    at = timezone.now()
+    abandon = abandonment.state(game, lg, at, final)
+    if abandon is not None:
+        state["abandon"] = abandon
+    if not final:
+        return
+    game_clocks = clocks.of_game(game)
+    if game_clocks is not None:
+        state["clock"] = game_clocks.state(at)
+    if game.termination in SITE_ENDINGS:
+        state["ending"] = ending_of(game, seats)
+    if game.is_over:
+        state["over"] = True
+        state["acting"] = []
+
+
+def ending_of(game: Game, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A site-decided ending in words: "Blue (alice) ran out of time: Orange (bob) wins"."""
+
+    def who(index: int) -> str:
+        seat = seats[index]
+        return f"{seat['label']} ({seat['name']})" if seat["name"] else seat["label"]
+
+    rows = game.seat_list
+    losers = [s.index for s in rows if s.outcome == Seat.Outcome.LOSS]
+    winners = [s.index for s in rows if s.outcome == Seat.Outcome.WIN]
+    by = game.ended_by
+    if game.termination == Game.Termination.ABORTED:
+        text = "Game aborted" + (f" by {who(by)}" if by is not None else "") \
+            + " before every player had moved: no result, no rating change"
+    elif game.termination == Game.Termination.TIMED_OUT:
+        out = [s.index for s in rows if s.resigned] or losers
+        text = " and ".join(who(i) for i in out) + " ran out of time"
+        if winners:
+            text += f": {' and '.join(who(i) for i in winners)} wins"
+    else:
+        gone = [s.index for s in rows if s.index != by]
+        left = " and ".join(who(i) for i in gone) + " left the game"
+        if winners:
+            text = f"{left}: {who(by) if by is not None else 'the other player'} claimed the win"
+        else:
+            text = f"{left}: {who(by) if by is not None else 'the other player'} called it a draw"
+    return {"termination": game.termination, "text": text,
+            "by": None if by is None else game.kind.seat_key(by)}
 
 
 def public_state(game: Game, lg: LiveGame | None = None, *, final: bool = True) -> dict[str, Any]:

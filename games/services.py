@@ -6,6 +6,7 @@ Each lives in the module that owns its concern:
 - `games.finish`: the finish seam (`void_game`; `finish` is called by `play`);
 - `games.lobby`: seeks and challenges;
 - `games.bots`: games with CargoBot's seats and their Celery tasks;
+- `games.timeouts`, `games.abandonment`: flags falling, aborts, claims, players' presence;
 - `games.history`: catch-up, replays, records;
 - `games.review`: the game review, its spoiler shield and the analysis board;
 - `games.protocol`: the state, frames and the error type; `games.store`: loading rows;
@@ -13,6 +14,10 @@ Each lives in the module that owns its concern:
 - `games.kinds`: the registry of game kinds, the only door to an engine.
 """
 
+from .abandonment import abort as abort_game
+from .abandonment import arrived as player_arrived
+from .abandonment import claim as claim_game
+from .abandonment import went_away as player_went_away
 from .actors import Actor, seat_of
 from .bots import (
     BOT_SWEEP_AFTER,
@@ -45,6 +50,7 @@ from .review import (
     spoiler_shielded,
 )
 from .store import get_game, live, replayed
+from .timeouts import flag_due_games, flag_if_due
 
 __all__ = [
     "BOT_SWEEP_AFTER",
@@ -54,6 +60,7 @@ __all__ = [
     "GameError",
     "NotFound",
     "TurnResult",
+    "abort_game",
     "accept_challenge",
     "active_bot_games",
     "analyse",
@@ -61,17 +68,22 @@ __all__ = [
     "cancel_challenge",
     "catch_up",
     "check_reviewable",
+    "claim_game",
     "current_ply",
     "create_bot_game",
     "create_challenge",
     "create_game",
     "enqueue_bot_turn",
+    "flag_due_games",
+    "flag_if_due",
     "get_game",
     "live",
     "nudge_bot",
     "offer_rematch",
     "open_seeks",
     "play_bot_turn",
+    "player_arrived",
+    "player_went_away",
     "public_state",
     "record_text",
     "replay_data",

@@ -7,6 +7,9 @@ turn commits (`games.bots.send_task_on_commit`), acknowledged late (a worker tha
 mid-turn leaves the message to be delivered again), limited in time, and retried a few
 times on database connection errors. `sweep_bot_games` runs from Celery beat (CELERY_BEAT_SCHEDULE).
 `review_game(game_id)` makes a finished game's review (games.review, docs/review.md).
+`flag_clock(game_id)` makes a due flag fall (sent by the process's clock watcher when the
+flag is due); `flag_clocks` runs from beat and checks every game whose flag is due (both
+idempotent: a game ends on time once; games.timeouts, docs/clocks.md).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 
-from . import bots, review
+from . import bots, review, timeouts
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +62,21 @@ def bot_turn(game_id: str, ply: int) -> str:
 def sweep_bot_games() -> list[str]:
     """Re-send CargoBot's task for games that have waited on it too long."""
     return bots.sweep_bot_games()
+
+
+@shared_task(name="games.flag_clock", acks_late=True, soft_time_limit=20, time_limit=30,
+             autoretry_for=(OperationalError, InterfaceError), max_retries=BOT_TURN_MAX_RETRIES,
+             retry_backoff=1, ignore_result=True)
+def flag_clock(game_id: str) -> bool:
+    """If `game_id`'s running clock has run out, end it on time (nothing otherwise)."""
+    return timeouts.flag(game_id) is not None
+
+
+@shared_task(name="games.flag_clocks", acks_late=True, soft_time_limit=20, time_limit=30,
+             ignore_result=True)
+def flag_clocks() -> list[str]:
+    """End on time every active game whose flag is due (the watcher's backstop)."""
+    return timeouts.flag_due_games()
 
 
 REVIEW_SOFT_TIME_LIMIT = 240  # seconds; a 64-turn 8×8 review takes about 25 s of CPU

@@ -22,6 +22,15 @@ from rankings.elo import BOT_RATINGS
 
 from . import access, metrics, presence, services
 from .actors import Actor, actor_of, ensure_session
+from .forms import (
+    BOT_CHOICES,
+    DEFAULT_SEEK,
+    SEEK_CHOICES,
+    UNTIMED,
+    BotGameForm,
+    SeekForm,
+    first_error,
+)
 from .kinds import get_kind
 from .lobby import my_challenges, quick_pair
 from .models import Challenge, Game
@@ -89,7 +98,7 @@ def _int_param(value: Any, default: int | None = None) -> int | None:
 @styled_404
 def game(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_or_404(game_id)
-    if access.run_open_checks(game):  # an app ended the game on opening it
+    if access.run_open_checks(game) or services.flag_if_due(game):  # it ended on opening
         game = _game_or_404(game_id)
     reason = _hidden(request, game)
     if reason:
@@ -110,6 +119,8 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         "ws_path": game_socket_path(game.id),
         "turn_url": reverse("games:turn", kwargs=kw),
         "resign_url": reverse("games:resign", kwargs=kw),
+        "abort_url": reverse("games:abort", kwargs=kw),
+        "claim_url": reverse("games:claim", kwargs=kw),
         "events_url": reverse("games:events", kwargs=kw),
         "record_url": reverse("games:record", kwargs=kw),
         # A Daily Challenge game has no rematch (games.play.offer_rematch): no button.
@@ -149,6 +160,20 @@ def resign(request: HttpRequest, game_id: str) -> JsonResponse:
     ply = _int_param(request.POST.get("ply"))
     access.run_open_checks_for(game_id)
     return _as_player(request, lambda actor: services.resign(game_id, actor=actor, ply=ply))
+
+
+@require_POST
+def abort(request: HttpRequest, game_id: str) -> JsonResponse:
+    return _as_player(request, lambda actor: services.abort_game(game_id, actor=actor))
+
+
+@require_POST
+def claim(request: HttpRequest, game_id: str) -> JsonResponse:
+    result = request.POST.get("result", "")
+    if result not in ("win", "draw"):
+        return _refused(GameError(Code.BAD_FRAME, "a claim needs result: win or draw"))
+    return _as_player(request, lambda actor: services.claim_game(game_id, actor=actor,
+                                                                 result=result))
 
 
 @never_cache
@@ -241,6 +266,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "bot_choices": [(level, f"{kind.bot_name(level)} ({BOT_RATINGS[level]})")
                         for level in levels],
         "bot_default": levels[0],
+        "seek_time_choices": SEEK_CHOICES,
+        "seek_time_default": DEFAULT_SEEK,
+        "bot_time_choices": BOT_CHOICES,
+        "bot_time_default": UNTIMED,
         "seeks_url": reverse("games:seeks_json"),
         "lobby_ws_path": LOBBY_SOCKET_PATH,
     })
@@ -250,6 +279,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create_bot_game(request: HttpRequest) -> HttpResponse:
     """Play CargoBot: members and guests alike (a guest's game belongs to this browser
     session, which is made here if there is none)."""
+    form = BotGameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return redirect("games:index")
     actor = Actor.member(request.user) if request.user.is_authenticated \
         else Actor.guest(ensure_session(request))
     try:
@@ -257,6 +290,7 @@ def create_bot_game(request: HttpRequest) -> HttpResponse:
             actor=actor, level=request.POST.get("level", get_kind(CARGO_CONNECT).bot_levels[0]),
             options={"size": request.POST.get("size", 6)},
             seat=request.POST.get("color", "random"),
+            time_control=form.cleaned_data["time_control"],
         )
     except GameError as refused:
         messages.error(request, refused.message)
@@ -274,10 +308,15 @@ def seeks_json(request: HttpRequest) -> JsonResponse:
 @require_POST
 def create_seek(request: HttpRequest) -> HttpResponse:
     public = request.POST.get("mode", "lobby") != "link"
+    form = SeekForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return redirect("games:index")
     try:
         challenge = services.create_challenge(
             request.user, options={"size": request.POST.get("size", 6)},
             color=request.POST.get("color", "random"), public=public,
+            time_control=form.cleaned_data["time_control"],
         )
     except GameError as refused:
         messages.error(request, refused.message)

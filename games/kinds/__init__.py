@@ -82,6 +82,11 @@ class LiveGame(ABC):
     def result(self) -> Result | None:
         """None while the game goes on."""
 
+    def standing(self) -> tuple[int, ...] | None:
+        """The seats' scores as they stand now, for a result the site decides while the
+        game goes on (a draw called when the opponent left); None if the kind has none."""
+        return None
+
     @abstractmethod
     def position(self) -> str:
         """The position in the engine's notation: the row's cache."""

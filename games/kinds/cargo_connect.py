@@ -69,6 +69,10 @@ class CargoConnectGame(LiveGame):
         places = (1, 1) if winner is None else (1, 2) if winner == "blue" else (2, 1)
         return Result(scores=(result["blue"], result["orange"]), places=places)
 
+    def standing(self) -> tuple[int, ...] | None:
+        audit = self.game.audit()  # the Final Audit of the position now, as on resigning
+        return (audit.blue.final, audit.orange.final)
+
     def position(self) -> str:
         return format_position(self.game.position)
 

@@ -1,8 +1,9 @@
 """axe-core on the site's pages in both themes, at 390×844 and 1366×900: home and the
 lobby signed out and in (the member's own seek waiting and another's), a challenge's page,
 a profile and its games, How to play, sign-in, sign-up, a 404 and "no such game", the
-rankings, the Weekly Puzzles (week and day) and the Daily Challenge (today and archive). A theme comes from the system (`emulate_media`) or from the header's
-switch (which overrides the system's opposite). Each page is also kept as a screenshot
+rankings, the Weekly Puzzles (week and day) and the Daily Challenge (today and archive). A
+theme comes from the system (`emulate_media`) or from the header's switch (which
+overrides the system's opposite). Each page is also kept as a screenshot
 (tests/browser/screens.py). 0 violations of any impact."""
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ from games.models import Challenge, Game
 @pytest.mark.django_db
 def test_a_link_challenge_survives_the_sign_in_redirect(users, client):
     client.force_login(users["alice"])
-    response = client.post("/play/seek", {"size": 5, "color": "blue", "mode": "link"})
+    response = client.post("/play/seek", {"size": 5, "color": "blue", "mode": "link",
+                                         "time_control": "1d"})
     challenge = Challenge.objects.get()
     assert response["Location"] == f"/challenge/{challenge.id}"
     assert not challenge.public

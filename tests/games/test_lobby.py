@@ -11,7 +11,8 @@ from tests.games.support import receive_type
 @pytest.mark.django_db
 def test_it_creates_a_seek_that_someone_else_accepts(users, client):
     client.force_login(users["alice"])
-    response = client.post("/play/seek", {"size": 7, "color": "orange", "mode": "lobby"})
+    response = client.post("/play/seek", {"size": 7, "color": "orange", "mode": "lobby",
+                                         "time_control": "5+3"})
     assert response.status_code == 302 and response["Location"] == "/play/"
     seek = Challenge.objects.get()
     assert (seek.public, seek.size, seek.rules, seek.color) == (True, 7, "0.92", "orange")
@@ -51,7 +52,7 @@ def test_it_refuses_bad_sizes_and_anonymous_seeks(users, client):
     assert not Challenge.objects.exists()
     client.force_login(users["alice"])
     for size in (4, 9, "x"):
-        client.post("/play/seek", {"size": size})
+        client.post("/play/seek", {"size": size, "time_control": "5+3"})
     assert not Challenge.objects.exists()
 
 

@@ -115,6 +115,7 @@ export function ratingChange(state, player) {
 export function resultLine(state) {
   if (state.voided) return `Voided · ${state.voided}`;
   if (!state.over) return null;
+  if (state.ending) return state.ending.text; // ended by the site: on time, aborted, claimed
   const winner = state.result ? state.result.winner : state.audit?.winner ?? null;
   const score = winner === "blue" ? "1-0" : winner === "orange" ? "0-1" : "½-½";
   if (state.resigned) return `${score} · ${sideName(state.resigned)} resigned`;
@@ -184,7 +185,9 @@ const signed = (n) => (n < 0 ? `−${-n}` : String(n));
 export function renderAudit(container, state) {
   container.replaceChildren();
   const audit = state.audit;
-  if (!state.over) {
+  // No Final Audit while the bay's shift goes on, nor when the site ended the game with
+  // the shift unfinished (an abort, a draw called when the opponent left: no `result`).
+  if (!state.over || (state.ending && !state.result)) {
     container.hidden = true;
     return;
   }

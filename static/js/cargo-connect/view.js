@@ -47,7 +47,7 @@ export function createView(root, initial, { sendTurn }) {
       renderTurnList($("[data-turns]"), state.turns || [], { result: resultLine(state) });
       renderAudit($("[data-audit]"), state);
       const review = $("[data-review-link]");
-      if (review) review.hidden = !state.over;
+      if (review) review.hidden = !state.over || state.status === "aborted";
       drawControls();
     },
 

@@ -72,8 +72,9 @@ function seekRow(seek, me, csrf) {
   const player = el("span", "seek-player", seek.by);
   player.append(el("span", "rating", String(seek.rating)));
   const plays = mine ? seek.creator_plays : seek.taker_plays;
+  const time = `${seek.time_control_label}${seek.rated ? "" : " · casual"}`;
   li.append(player, el("span", "seek-size", `${seek.size}×${seek.size}`),
-            el("span", "seek-side", `You play ${plays}`));
+            el("span", "seek-time", time), el("span", "seek-side", `You play ${plays}`));
   const action = el("span", "seek-action");
   if (mine) {
     const waiting = el("span", "seek-waiting");

@@ -16,9 +16,12 @@
 //   [data-spectators] (the spectator count, from `spectators` frames)
 //   [data-action=resign] [data-confirm-resign] (a <dialog> whose form returns "resign"; its
 //   data-question is the window.confirm() text where <dialog> is not supported)
+//   [data-clocks] (the players' clocks, ./clock.js) [data-abandon] (abort and claim,
+//   ./abandon.js; data-abort-url and data-claim-url on the root)
 //
 // ---- The state fields the shell reads (everything else is the view's) ---------------------
-//   ply, over, status, turns, rematch {offered_by, game, url},
+//   ply, over, status, turns, rematch {offered_by, game, url}, clock, abandon, ending {text}
+//   (docs/clocks.md),
 //   seats [{seat, side, label, name, rating, bot}] in seat order,
 //   acting [seat indexes that may act now], viewer (this page's seat index or null; only in
 //   the page's own state: broadcast states lack it, so the shell keeps the first one).
@@ -51,6 +54,8 @@
 //   showLast(frame)           (optional) mark a turn already applied: on load the shell asks
 //                             for the last turn's frame only so the view can mark it.
 // The shell never reads a game's own fields and the view never touches the socket.
+import { AbandonBox } from "./abandon.js";
+import { ClockDisplay } from "./clock.js";
 import { el, readJson } from "./dom.js";
 import { GameSocket } from "./socket.js";
 
@@ -105,6 +110,8 @@ export async function startLiveGame(root) {
   }
 
   const merge = (next) => ({ ...state, ...next, viewer });
+  // The site's words for an ending it decided (on time, aborted, claimed), else the view's.
+  const outcome = () => state.ending?.text || view.describeOutcome(state);
   const seatOfSide = (side) => state.seats?.find((seat) => seat.side === side);
   const mySeat = () => (viewer === null ? null : state.seats?.[viewer] ?? null);
   const yourTurn = () => viewer !== null && !state.over && (state.acting || []).includes(viewer);
@@ -132,7 +139,7 @@ export async function startLiveGame(root) {
       delete line.dataset.botThinking;
       const acting = (state.acting || []).map((i) => state.seats?.[i]).filter(Boolean);
       if (state.over) {
-        line.textContent = view.describeOutcome(state);
+        line.textContent = outcome();
       } else if (yourTurn()) {
         line.textContent = "Your turn";
       } else if (acting.length && acting.every((seat) => seat.bot)) {
@@ -223,6 +230,8 @@ export async function startLiveGame(root) {
   function drawShell() {
     drawStatus();
     drawRematch();
+    clocks.update(state);
+    abandon.update(state, viewer);
     const resign = $("[data-action=resign]");
     if (resign) resign.hidden = viewer === null || state.over;
   }
@@ -238,6 +247,8 @@ export async function startLiveGame(root) {
       wsPath: root.dataset.wsPath,
       turnUrl: root.dataset.turnUrl,
       resignUrl: root.dataset.resignUrl,
+      abortUrl: root.dataset.abortUrl,
+      claimUrl: root.dataset.claimUrl,
       eventsUrl: root.dataset.eventsUrl,
       csrfToken: root.dataset.csrf,
       ply: state.ply,
@@ -268,6 +279,20 @@ export async function startLiveGame(root) {
           const text = `${seatName(seat) || frame.side} (${seat?.label ?? frame.side}) resigned.`;
           announce(text);
           message(text);
+        }),
+      onEnded: (frame) =>
+        enqueue(() => {
+          state = merge(frame.state || {});
+          drawAll();
+          const text = state.over ? outcome() : `${seatName(seatOfSide(frame.side)) || frame.side} ran out of time.`;
+          announce(text);
+          message(state.over ? "" : text); // once over, the status line says it
+        }),
+      onPresence: (frame) =>
+        enqueue(() => {
+          if (!state.abandon || state.over) return;
+          state = { ...state, abandon: { ...state.abandon, away: frame.away } };
+          abandon.update(state, viewer);
         }),
       onState: (next) =>
         enqueue(() => {
@@ -307,6 +332,11 @@ export async function startLiveGame(root) {
   const view = module.createView(root, state, {
     sendTurn: (token) => socket.sendTurn(state.ply, token),
   });
+  const clocks = new ClockDisplay($("[data-clocks]"));
+  const abandon = new AbandonBox($("[data-abandon]"), {
+    onAbort: () => socket.abort(),
+    onClaim: (result) => socket.claim(result),
+  });
 
   // Resign, with confirmation.
   const dialog = $("[data-confirm-resign]");
@@ -319,7 +349,7 @@ export async function startLiveGame(root) {
   });
 
   drawAll();
-  announce(state.over ? `${view.describeOutcome(state)}.` : yourTurn() ? "Your turn." : "");
+  announce(state.over ? `${outcome()}.` : yourTurn() ? "Your turn." : "");
   socket.start();
   const handle = { get state() { return state; }, socket, view }; // for tests and debugging
   window.liveGame = handle;

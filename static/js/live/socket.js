@@ -5,6 +5,8 @@
 // It tracks the ply the page has accepted and hands the page only frames in order:
 //   onTurn(frame)      a `turn` frame for exactly the next ply (also the ack of ours)
 //   onResigned(frame)  a `resigned` frame
+//   onEnded(frame)     an `ended` frame: the site ended the game (on time, aborted, claimed)
+//   onPresence(frame)  a `presence` frame: how long each seat's player has been away
 //   onState(state)     a snapshot at least as new as what the page has
 //   onError(frame)     an `error` frame (or a transport failure, code "network")
 //   onRematch(frame)   a `rematch` frame (an offer, or the new game)
@@ -30,7 +32,7 @@ export function backoffDelay(attempt) {
 
 export class GameSocket {
   constructor(config, handlers) {
-    this.config = config; // {wsPath, turnUrl, resignUrl, eventsUrl, csrfToken}
+    this.config = config; // {wsPath, turnUrl, resignUrl, abortUrl, claimUrl, eventsUrl, csrfToken}
     this.h = handlers;
     this.ply = config.ply;
     this.over = Boolean(config.over);
@@ -187,6 +189,17 @@ export class GameSocket {
         this.over = true;
         this.h.onResigned?.(frame);
         return;
+      case "ended":
+        if (frame.state?.over) {
+          if (this.over) return; // already shown
+          this.pending = null;
+          this.over = true;
+        }
+        this.h.onEnded?.(frame);
+        return;
+      case "presence":
+        this.h.onPresence?.(frame);
+        return;
       case "state": {
         this.syncing = false;
         const state = frame.state;
@@ -223,6 +236,16 @@ export class GameSocket {
   resign() {
     if (this.sendFrame({ type: "resign", ply: this.ply })) return;
     this.post(this.config.resignUrl, { ply: String(this.ply) });
+  }
+
+  abort() {
+    if (this.sendFrame({ type: "abort" })) return;
+    this.post(this.config.abortUrl, {});
+  }
+
+  claim(result) {
+    if (this.sendFrame({ type: "claim", result })) return;
+    this.post(this.config.claimUrl, { result });
   }
 
   async post(url, fields) {

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_review'),
+        ('games', '0008_clocks'),
     ]
 
     operations = [

@@ -1,0 +1,219 @@
+"""Abandonment: aborting a game before every seat has moved, and claiming a live game whose
+opponent has left (docs/clocks.md).
+
+- **Abort.** In an online game or a game against CargoBot (not the Daily Challenge), until
+  every seat has made its first decision, any player may abort: the game ends with no
+  result (`finish.abort_game`: status and termination `aborted`, no place, no outcome, no
+  rating change; it is listed nowhere).
+- **Presence.** In an active online game with a live time control, each player's sockets
+  on the game are counted on their seat (`Seat.sockets`); when the last one closes the seat
+  is away from then (`Seat.left_at`). Never connecting counts as away since the start. The
+  players hear each change as a `presence` frame.
+- **Claim.** Once every seat has moved, a player whose every opponent has been away
+  (socket closed, no turn) for `CLAIM_AFTER` may claim the win (the kind resigns the
+  absent seats) or call it a draw; termination `abandoned`, a decided result like any other
+  (ratings count it).
+
+Each request first makes a due flag fall (`games.timeouts`): the clock comes first.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from . import bots, clocks, finish, timeouts
+from .actors import Actor, seat_of
+from .broadcast import game_group, send_on_commit
+from .kinds import LiveGame, Result
+from .models import Game, Seat
+from .protocol import Code, GameError, public_state
+from .store import live, lock_game
+
+CLAIM_AFTER = dt.timedelta(seconds=60)
+WIN, DRAW = "win", "draw"
+ABORTABLE_MODES = (Game.Mode.ONLINE, Game.Mode.BOT)
+
+
+def tracks_presence(game: Game) -> bool:
+    """Are this game's players' sockets counted? (Active online games with a live clock.)"""
+    control = clocks.control_of(game)
+    return (not game.is_over and game.mode == Game.Mode.ONLINE and control is not None
+            and control.live)
+
+
+def _human(game: Game, seat: int) -> bool:
+    holder = game.seat_list[seat]
+    return not holder.bot_level and (holder.user_id is not None or bool(holder.guest_key))
+
+
+# --- presence ------------------------------------------------------------------------------
+
+
+def arrived(game: Game, seat: int | None) -> bool:
+    """A player's socket opened on `game`: count it. True if this socket is counted (so
+    `went_away` must be called when it closes)."""
+    if seat is None or not tracks_presence(game):
+        return False
+    holder = game.seat_list[seat]
+    was_away = holder.sockets == 0
+    Seat.objects.filter(game=game, index=seat).update(sockets=F("sockets") + 1, left_at=None)
+    holder.sockets, holder.left_at = holder.sockets + 1, None  # the state sent next says so
+    if was_away:
+        _send_presence(game.id)
+    return True
+
+
+def went_away(game_id: str, seat: int) -> None:
+    """A counted socket closed: if it was the seat's last, the seat is away from now."""
+    with transaction.atomic():
+        row = Seat.objects.select_for_update().filter(game_id=game_id, index=seat).first()
+        if row is None:
+            return
+        row.sockets = max(0, row.sockets - 1)
+        if row.sockets == 0:
+            row.left_at = timezone.now()
+        row.save(update_fields=["sockets", "left_at"])
+        if row.sockets == 0:
+            _send_presence(game_id)
+
+
+def _send_presence(game_id: str) -> None:
+    game = Game.objects.only("created_at").get(id=game_id)
+    seats = Seat.objects.filter(game_id=game_id).order_by("index")
+    at = timezone.now()
+    frame = {"type": "presence", "away": [_away_ms(s, at, game.created_at) for s in seats]}
+    send_on_commit(game_group(game_id), frame)
+
+
+def _away_ms(seat: Seat, at: dt.datetime, start: dt.datetime) -> int | None:
+    """How long a seat's player has been away, in ms (None: here, or a bot). A player
+    who never opened the game has been away since it started."""
+    if seat.bot_level or seat.sockets:
+        return None
+    return max(0, int((at - (seat.left_at or start)).total_seconds() * 1000))
+
+
+# --- what the state says ----------------------------------------------------------------------
+
+
+def started(game: Game, lg: LiveGame) -> bool:
+    """Has every seat moved? Exact for timed games (the clock notes it); for untimed ones
+    the ply is compared with the number of seats (exact when seats take turns in order),
+    and `abort` checks the turns themselves."""
+    game_clocks = clocks.of_game(game)
+    if game_clocks is not None:
+        return game_clocks.started
+    return lg.ply >= len(game.seat_list)
+
+
+def state(game: Game, lg: LiveGame, at: dt.datetime, final: bool = True
+          ) -> dict[str, Any] | None:
+    """The state's `abandon` part while the game runs, if it has something to say: may
+    it be aborted, how long each seat has been away (live games, current state only), and
+    after how long a claim is allowed. (An earlier ply's state, `final` False, says only
+    whether it could be aborted then, so a turn's frame is the same when rebuilt.)"""
+    over = game.is_over if final else lg.over
+    if over or game.mode not in ABORTABLE_MODES:
+        return None
+    tracked = final and tracks_presence(game)
+    abortable = not started(game, lg) if final or not clocks.control_of(game) \
+        else lg.ply < len(game.seat_list)
+    if not abortable and not tracked:
+        return None
+    return {
+        "abortable": abortable,
+        "away": [_away_ms(s, at, game.created_at) for s in game.seat_list]
+        if tracked else None,
+        "claim_after_ms": int(CLAIM_AFTER.total_seconds() * 1000) if tracked else None,
+    }
+
+
+# --- abort and claim ----------------------------------------------------------------------------
+
+
+def _player_seat(game: Game, actor: Actor | None, what: str) -> int:
+    seat = seat_of(game, actor)
+    if seat is None:
+        raise GameError(Code.NOT_A_PLAYER, f"only the players may {what}", game.ply)
+    if game.is_over:
+        raise GameError(Code.GAME_OVER, "the game is over", game.ply)
+    return seat
+
+
+def _ended_frame(game: Game, lg: LiveGame, seat: int, events: list[Any]) -> dict[str, Any]:
+    frame = {"type": "ended", "ply": game.ply, "termination": game.termination,
+             "seat": seat, "side": game.kind.seat_key(seat), "events": events,
+             "state": public_state(game, lg)}
+    send_on_commit(game_group(game.id), frame)
+    return frame
+
+
+@timeouts.flag_when_fallen
+def abort(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
+    """A player aborts the game before every seat has moved: no result, no rating."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _player_seat(game, actor, "abort the game")
+        timeouts.refuse_if_fallen(game)
+        if game.mode not in ABORTABLE_MODES:
+            raise GameError(Code.BAD_REQUEST, "this game cannot be aborted", game.ply)
+        moved = set(game.turns.values_list("seat", flat=True))
+        if len(moved) >= len(game.seat_list):
+            raise GameError(Code.BAD_REQUEST, "every player has moved: the game can no "
+                            "longer be aborted (resign instead)", game.ply)
+        lg = live(game)
+        finish.abort_game(game, lg, seat, [])
+        return _ended_frame(game, lg, seat, [])
+
+
+@timeouts.flag_when_fallen
+def claim(game_id: str, *, actor: Actor | None, result: str) -> dict[str, Any]:
+    """A player whose every opponent has been away for `CLAIM_AFTER` in a live game claims
+    the win or calls it a draw."""
+    if result not in (WIN, DRAW):
+        raise GameError(Code.BAD_REQUEST, f"a claim is for a win or a draw, not {result!r}")
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _player_seat(game, actor, "claim the game")
+        timeouts.refuse_if_fallen(game)
+        if not tracks_presence(game):
+            raise GameError(Code.BAD_REQUEST, "only a live online game can be claimed when "
+                            "the opponent leaves", game.ply)
+        lg = live(game)
+        if not started(game, lg):
+            raise GameError(Code.BAD_REQUEST, "nobody can claim before every player has "
+                            "moved: abort the game instead", game.ply)
+        at = timezone.now()
+        others = [s for s in game.seat_list if s.index != seat and not s.resigned]
+        for other in others:
+            away = _away_ms(other, at, game.created_at)
+            if not _human(game, other.index) or away is None:
+                raise GameError(Code.BAD_REQUEST, "your opponent is still here", game.ply)
+            last_turn = game.turns.filter(seat=other.index).order_by("-ply") \
+                .values_list("created_at", flat=True).first()
+            if last_turn is not None:  # a turn over HTTP, without a socket, is presence too
+                away = min(away, int((at - last_turn).total_seconds() * 1000))
+            if away < CLAIM_AFTER.total_seconds() * 1000:
+                wait = int(CLAIM_AFTER.total_seconds() - away // 1000)
+                raise GameError(Code.BAD_REQUEST, f"your opponent left less than "
+                                f"{int(CLAIM_AFTER.total_seconds())} s ago: wait {wait} s "
+                                "more", game.ply)
+        events: list[Any] = []
+        game.ended_by = seat
+        fields = ["ended_by"]
+        if result == WIN:
+            for other in others:
+                if not lg.over:
+                    events += lg.resign(other.index)
+            fields += bots.after_change(game, lg)
+            finish.finish(game, lg, Game.Termination.ABANDONED, fields)
+        else:
+            seats = len(game.seat_list)
+            draw = Result(scores=lg.standing() or (), places=(1,) * seats)
+            finish.finish(game, lg, Game.Termination.ABANDONED, fields, result=draw)
+        return _ended_frame(game, lg, seat, events)

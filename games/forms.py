@@ -1,0 +1,69 @@
+"""Forms of the lobby: the time control a seek, a challenge by link or a game against
+CargoBot is played with (games.clocks). Sizes and colours are checked by the game kind."""
+
+from __future__ import annotations
+
+from django import forms
+
+from . import clocks
+
+UNTIMED_CASUAL = "Untimed (casual: not rated)"
+UNTIMED = "untimed"  # the form's word for games.clocks.UNTIMED ("")
+
+
+def _choices(codes: tuple[str, ...]) -> list[tuple[str, str]]:
+    out = []
+    for code in codes:
+        control = clocks.parse(code)
+        out.append((code or UNTIMED, f"{code} · {control.description}" if control and control.live
+                    else control.label.capitalize() if control else UNTIMED_CASUAL))
+    return out
+
+
+SEEK_CHOICES = _choices((*clocks.LIVE_PRESETS, *clocks.CORRESPONDENCE_PRESETS, clocks.UNTIMED))
+BOT_CHOICES = [(UNTIMED, "Untimed"),
+               *_choices(clocks.LIVE_PRESETS)]  # CargoBot answers at once: live or none
+DEFAULT_SEEK = "10+5"
+
+
+class TimeControlField(forms.ChoiceField):
+    """One of the offered time controls, by code; a bad value names the good ones."""
+
+    def __init__(self, *, choices: list[tuple[str, str]], **kwargs: object) -> None:
+        names = ", ".join(code for code, _ in choices)
+        super().__init__(choices=choices, label="Time control", error_messages={
+            "required": f"Choose a time control: {names}.",
+            "invalid_choice": f"%(value)s is not a time control here: choose {names}.",
+        }, **kwargs)  # type: ignore[arg-type]
+
+    def clean(self, value: object) -> str:
+        """The `games.clocks` code ("" for untimed)."""
+        code = super().clean(value)
+        return clocks.UNTIMED if code in (UNTIMED, "") else str(code)
+
+
+class SeekForm(forms.Form):
+    """A seek in the lobby or a challenge by link: live, correspondence, or untimed (then
+    the game is casual)."""
+
+    time_control = TimeControlField(choices=SEEK_CHOICES, initial=DEFAULT_SEEK)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("auto_id", "seek_%s")
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class BotGameForm(forms.Form):
+    """A game against CargoBot: untimed (when left out) or a live clock for the player."""
+
+    time_control = TimeControlField(choices=BOT_CHOICES, required=False,
+                                    initial=UNTIMED)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("auto_id", "bot_%s")
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def first_error(form: forms.Form) -> str:
+    """The first error's words, for a message on the page."""
+    return str(next(iter(form.errors.values()))[0])

@@ -1,0 +1,109 @@
+// The players' clocks on a live game page, for any game (the shell drives it). The server
+// owns the clocks (docs/clocks.md): each state it sends has `clock` = {control: {kind,
+// label, ...}, remaining: [ms | null per seat], running: [seat indexes], started, lag_ms},
+// the time left as the state was made. This module only counts the running clocks down
+// for display, from the moment the state arrived, until the next state replaces it; it
+// never decides that a flag fell (the server's `ended` frame says so).
+import { el } from "./dom.js";
+
+const TICK_MS = 100;
+const LOW_MS = 20_000; // a live clock under 20 s is shown with tenths and marked low
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const pad = (n) => String(n).padStart(2, "0");
+
+/** A time left in the words and figures a clock shows ("4:05", "9.3", "2 d 5 h"). */
+export function formatClock(ms, kind = "live") {
+  const left = Math.max(0, ms);
+  if (kind === "correspondence" && left >= HOUR) {
+    const days = Math.floor(left / DAY);
+    const hours = Math.floor((left % DAY) / HOUR);
+    const minutes = Math.floor((left % HOUR) / 60_000);
+    return days ? `${days} d ${hours} h` : `${hours} h ${pad(minutes)} min`;
+  }
+  if (kind === "live" && left < LOW_MS) {
+    return (Math.floor(left / 100) / 10).toFixed(1);
+  }
+  const seconds = Math.floor(left / 1000);
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return h ? `${h}:${pad(m)}:${pad(seconds % 60)}` : `${m}:${pad(seconds % 60)}`;
+}
+
+/** The clocks' box ([data-clocks]): one clock per seat that has one, named. */
+export class ClockDisplay {
+  constructor(container) {
+    this.container = container;
+    this.clock = null;
+    this.seats = [];
+    this.receivedAt = 0;
+    this.timer = null;
+    this.items = [];
+  }
+
+  /** A new state arrived: show its clocks (none if untimed) and count from now. */
+  update(state) {
+    this.clock = state.clock || null;
+    this.seats = state.seats || [];
+    this.over = Boolean(state.over);
+    this.receivedAt = performance.now();
+    this.build();
+    this.render();
+    clearInterval(this.timer);
+    this.timer = null;
+    if (this.clock && !this.over && (this.clock.running || []).length) {
+      this.timer = setInterval(() => this.render(), TICK_MS);
+    }
+  }
+
+  build() {
+    if (!this.container) return;
+    this.container.replaceChildren();
+    this.items = [];
+    if (!this.clock) {
+      this.container.hidden = true;
+      return;
+    }
+    this.container.hidden = false;
+    const caption = el("p", "clocks-control", this.clock.control?.label || "");
+    this.container.append(caption);
+    (this.clock.remaining || []).forEach((ms, index) => {
+      if (ms === null || ms === undefined) return;
+      const seat = this.seats[index] || {};
+      const item = el("div", `clock side-${seat.side || index}`);
+      item.dataset.seat = String(index);
+      const name = el("span", "clock-name", seat.name ? `${seat.name} (${seat.label})` : seat.label || "");
+      const time = el("span", "clock-time");
+      time.setAttribute("role", "timer");
+      item.append(name, time);
+      this.container.append(item);
+      this.items.push({ index, item, time });
+    });
+  }
+
+  /** Each clock's time now (the running ones counted down since the state arrived). */
+  remaining() {
+    if (!this.clock) return [];
+    const passed = performance.now() - this.receivedAt;
+    const running = new Set(this.over ? [] : this.clock.running || []);
+    return (this.clock.remaining || []).map((ms, i) =>
+      ms === null || ms === undefined ? null : Math.max(0, running.has(i) ? ms - passed : ms),
+    );
+  }
+
+  render() {
+    if (!this.clock) return;
+    const now = this.remaining();
+    const running = new Set(this.over ? [] : this.clock.running || []);
+    const kind = this.clock.control?.kind || "live";
+    for (const { index, item, time } of this.items) {
+      const left = now[index] ?? 0;
+      const text = formatClock(left, kind);
+      if (time.textContent !== text) time.textContent = text;
+      item.classList.toggle("is-running", running.has(index));
+      item.classList.toggle("is-low", kind === "live" && left < LOW_MS);
+      item.classList.toggle("is-out", left <= 0);
+    }
+  }
+}

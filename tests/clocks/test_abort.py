@@ -1,0 +1,62 @@
+"""Before both players have moved either may abort: the game ends with no result and no
+rating change, and is listed nowhere. After both have moved it can only be resigned."""
+
+import pytest
+
+from accounts.models import Player
+from games import services
+from games.models import Game
+from rankings.models import RatingChange
+from tests.clocks.support import play, start, timed_game
+from tests.games.support import member, new_bot_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_either_player_aborts_before_both_have_moved(users, client):
+    game = timed_game(users["alice"], users["bob"], "3+2")
+    assert services.state_of(game, viewer=1)["abandon"]["abortable"] is True
+    play(game.id, users["alice"])  # Blue has moved; Orange has not
+    frame = services.abort_game(game.id, actor=member(users["bob"]))
+    assert frame["type"] == "ended" and frame["state"]["over"]
+    assert frame["state"]["ending"]["text"].startswith("Game aborted by Orange (bob)")
+    game = services.get_game(game.id)
+    assert (game.status, game.termination, game.ended_by) == ("aborted", "aborted", 1)
+    assert [(s.outcome, s.place) for s in game.seat_list] == [("", None), ("", None)]
+    assert not RatingChange.objects.exists() and not Player.objects.filter(rated_games__gt=0)
+    client.force_login(users["alice"])
+    assert game.id not in client.get("/@/alice/games").content.decode()
+    with pytest.raises(services.GameError) as refused:
+        services.apply_turn(game.id, actor=member(users["bob"]), ply=1, token="a")
+    assert refused.value.code == "game_over"
+
+
+def test_no_abort_once_both_have_moved_nor_by_spectators(users):
+    game = timed_game(users["alice"], users["bob"])
+    with pytest.raises(services.GameError) as outsider:
+        services.abort_game(game.id, actor=member(users["carol"]))
+    assert outsider.value.code == "not_a_player"
+    start(game, users)
+    with pytest.raises(services.GameError) as refused:
+        services.abort_game(game.id, actor=member(users["alice"]))
+    assert "can no longer be aborted" in refused.value.message
+    assert services.get_game(game.id).status == "active"
+    assert "abandon" not in services.state_of(services.get_game(game.id), viewer=0) \
+        or not services.state_of(services.get_game(game.id), viewer=0)["abandon"]["abortable"]
+
+
+def test_a_game_against_cargobot_is_aborted_without_a_rating(users):
+    game = new_bot_game(users["alice"], color="blue")
+    services.abort_game(game.id, actor=member(users["alice"]))
+    assert Game.objects.get(id=game.id).status == "aborted"
+    assert Player.objects.filter(user=users["alice"], bot_games__gt=0).count() == 0
+
+
+def test_an_untimed_game_is_aborted_over_http(users, client):
+    game = services.create_game(game_type="cargo-connect", options={"size": 5},
+                                seats=[member(users["alice"]), member(users["bob"])])
+    client.force_login(users["alice"])
+    answer = client.post(f"/g/{game.id}/abort").json()
+    assert answer["type"] == "ended" and answer["termination"] == "aborted"
+    again = client.post(f"/g/{game.id}/abort")
+    assert again.status_code == 409 and again.json()["code"] == "game_over"

@@ -1,0 +1,46 @@
+"""The scheduled check in the server's own process: after a turn commits, the watcher
+knows when the running clock falls; when that moment comes it sends the flag's task (in the
+embedded default the task runs at once, in the watcher's thread) and the game ends on time
+with nobody sending anything."""
+
+import datetime as dt
+import time
+
+import pytest
+from django.utils import timezone
+
+from games import services, timeouts
+from games.clocks import LAG_ALLOWANCE_MS
+from games.models import Game
+from tests.clocks.support import play, start, timed_game
+from tests.games.bot_support import eager
+
+__all__ = ["eager"]
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_watcher_makes_the_flag_fall_on_time(users, eager):
+    game = start(timed_game(users["alice"], users["bob"], "3+2"), users)
+    play(game.id, users["alice"])  # committed: Orange's clock runs
+    flag_at = services.get_game(game.id).flag_at
+    # Blue's clock (after Orange's first turn), then Orange's: an older entry only
+    # makes a harmless second check.
+    assert (flag_at + timeouts.WATCH_MARGIN, game.id) in timeouts.watcher.pending()
+
+    # Orange's clock made to fall in half a second, and the watcher told (as after a turn).
+    game = services.get_game(game.id)
+    since = timezone.now() - dt.timedelta(milliseconds=LAG_ALLOWANCE_MS)
+    left = [game.clock["left"][0], 500]
+    soon = since + dt.timedelta(milliseconds=500 + LAG_ALLOWANCE_MS)
+    Game.objects.filter(id=game.id).update(clock={**game.clock, "left": left},
+                                           clock_since=since, flag_at=soon)
+    timeouts.watcher.clear()
+    checked = timeouts.watcher.checked
+    timeouts.watcher.add(game.id, soon)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and timeouts.watcher.checked == checked:
+        time.sleep(0.05)  # no query meanwhile: SQLite's shared memory database would lock
+    game = services.get_game(game.id)
+    assert (game.status, game.termination) == ("finished", "timed_out")
+    assert [s.outcome for s in game.seat_list] == ["win", "loss"]
