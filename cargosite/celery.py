@@ -5,6 +5,10 @@ Run a worker with beat: celery -A cargosite worker -B -l info
 A worker that starts (after a crash, a deploy) sends CargoBot's task again at once for every
 game waiting on it, rather than leave those turns to the next sweep: a worker killed
 mid-turn leaves its message unacknowledged until the broker's visibility timeout.
+
+The worker's consumer (`PromptConsumer`, CELERY_WORKER_CONSUMER) retries a lost broker every
+second; Celery's own waits 2, 4, 6 ... up to 30 s between tries, so after a Redis outage a
+worker could come back (and CargoBot move) up to 30 s after Redis did.
 """
 
 import os
@@ -12,12 +16,31 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import worker_ready
+from celery.worker.consumer import Consumer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cargosite.settings")
 
 app = Celery("cargosite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+BROKER_RETRY_SECONDS = 1.0
+
+
+class PromptConsumer(Consumer):
+    """Celery's consumer, trying a lost broker again every BROKER_RETRY_SECONDS."""
+
+    def ensure_connected(self, conn: Any) -> Any:
+        ensure = conn.ensure_connection
+
+        def every_second(*args: Any, **kwargs: Any) -> Any:
+            kwargs.update(interval_start=BROKER_RETRY_SECONDS, interval_step=0,
+                          interval_max=BROKER_RETRY_SECONDS)
+            return ensure(*args, **kwargs)
+
+        conn.ensure_connection = every_second
+        return super().ensure_connected(conn)
 
 
 @worker_ready.connect
