@@ -70,7 +70,7 @@ class DatabaseDown(logging.Filter):
         self.lock = threading.Lock()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from games.protocol import DATABASE_DOWN
+        from games.protocol import DATABASE_DOWN, database_down_line
 
         error = record.exc_info[1] if record.exc_info else None
         if not isinstance(error, DATABASE_DOWN):
@@ -82,10 +82,9 @@ class DatabaseDown(logging.Filter):
                 return False
             self.last = now
             dropped, self.dropped = self.dropped, 0
-        first = str(error).strip().splitlines()[:1]
         message = record.getMessage()
-        record.msg = "%s (%s: %s)%s"
-        record.args = (message, type(error).__name__, first[0] if first else "",
+        record.msg = "%s (%s)%s"
+        record.args = (message, database_down_line(error),
                        f" ({dropped} more since the last)" if dropped else "")
         record.exc_info = None
         record.exc_text = None

@@ -41,7 +41,14 @@ from django.db import connection, connections
 from . import access, broadcast, limits, services
 from .actors import Actor, session_signed_in
 from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
-from .protocol import DATABASE_DOWN, MAX_TOKEN_LENGTH, UNAVAILABLE_MESSAGE, Code, GameError
+from .protocol import (
+    DATABASE_DOWN,
+    MAX_TOKEN_LENGTH,
+    UNAVAILABLE_MESSAGE,
+    Code,
+    GameError,
+    database_down_line,
+)
 
 log = logging.getLogger(__name__)
 
@@ -99,9 +106,8 @@ def close_db_threads(timeout: float = 10.0) -> None:
 
 
 def log_database_down(error: Exception) -> None:
-    first = str(error).strip().splitlines()[:1]
-    log.warning("the database is not answering (%s: %s); the socket is closed with %d",
-                type(error).__name__, first[0] if first else "", CLOSE_TRY_AGAIN)
+    log.warning("the database is not answering (%s); the socket is closed with %d",
+                database_down_line(error), CLOSE_TRY_AGAIN)
 
 
 def _ply(value: Any) -> int | None:

@@ -51,6 +51,12 @@ DATABASE_DOWN = (OperationalError, InterfaceError)
 UNAVAILABLE_MESSAGE = "The database is not answering; nothing was changed. Try again in a moment."
 
 
+def database_down_line(error: BaseException) -> str:
+    """A database error in one line for the log (the driver's message runs to several)."""
+    first = str(error).strip().splitlines()[:1]
+    return f"{type(error).__name__}: {first[0] if first else ''}"
+
+
 class GameError(Exception):
     """A refused request; nothing changed. After a `stale_ply`, `state` is the current
     state, sent after the error frame."""

@@ -22,8 +22,19 @@ def down(*args, **kwargs):
     raise OperationalError(REFUSED)
 
 
+@pytest.fixture
+def fresh_log_limit():
+    """The request log's database filter lets one line through every 10 s: start afresh."""
+    from cargosite.logs import DatabaseDown
+
+    for found in logging.getLogger("django.request").filters:
+        if isinstance(found, DatabaseDown):
+            found.last = float("-inf")
+
+
 @pytest.mark.django_db
-def test_a_page_answers_503_saying_the_database_is_not_answering(game, monkeypatch, caplog):
+def test_a_page_answers_503_saying_the_database_is_not_answering(game, monkeypatch, caplog,
+                                                                  fresh_log_limit):
     monkeypatch.setattr(services, "get_game", down)
     with caplog.at_level(logging.WARNING):
         response = Client(raise_request_exception=False).get(f"/g/{game.id}")
@@ -73,16 +84,34 @@ async def test_a_socket_gets_unavailable_then_a_close_to_come_back_later(
     assert len(lines) == 1 and not lines[0].exc_info and "1013" in lines[0].getMessage()
 
 
-@pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
-async def test_a_socket_opened_while_the_database_is_down_is_refused_with_1013(
-        game, session_cookie, monkeypatch):
+async def open_socket(game_id, cookie):
     from channels.testing import WebsocketCommunicator
 
     from cargosite.asgi import application
     from tests.games.support import ORIGIN
 
+    comm = WebsocketCommunicator(application, f"/ws/game/{game_id}/", headers=[
+        (b"origin", ORIGIN), (b"host", b"localhost"), (b"cookie", cookie)])
+    return await comm.connect(timeout=5)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_opened_while_the_database_is_down_is_refused_with_1013(
+        game, session_cookie, monkeypatch):
     monkeypatch.setattr(services, "get_game", down)
-    comm = WebsocketCommunicator(application, f"/ws/game/{game.id}/", headers=[
-        (b"origin", ORIGIN), (b"host", b"localhost"), (b"cookie", session_cookie("carol"))])
-    assert await comm.connect(timeout=5) == (False, 1013)
+    assert await open_socket(game.id, session_cookie("carol")) == (False, 1013)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_handshake_that_cannot_read_the_session_is_refused_with_1013(
+        game, session_cookie, monkeypatch, caplog):
+    import channels.auth
+
+    cookie = session_cookie("carol")
+    monkeypatch.setattr(channels.auth, "get_user", down)  # the session's user, read at handshake
+    with caplog.at_level(logging.WARNING):
+        assert await open_socket(game.id, cookie) == (False, 1013)
+    lines = [r for r in caplog.records if r.name == "cargosite.errors"]
+    assert len(lines) == 1 and not lines[0].exc_info
