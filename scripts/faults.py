@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import json
 import os
 import random
@@ -340,6 +341,13 @@ class Table:
             for side in ("blue", "orange"):
                 self.seat(g["id"], side, g[side])
 
+    async def opened(self, timeout: float = 60.0) -> float:
+        """Wait until every player's socket is open (its first state arrived); seconds."""
+        start = time.perf_counter()
+        await asyncio.wait_for(asyncio.gather(*(p.opened.wait() for ps in
+                                                self.players.values() for p in ps)), timeout)
+        return round(time.perf_counter() - start, 2)
+
     def acked(self) -> int:
         return sum(len(p.acked) for ps in self.players.values() for p in ps)
 
@@ -379,6 +387,7 @@ async def trial_kill_asgi(top: Topology) -> Trial:
     trial = Trial("kill -9 one ASGI process mid-game")
     table = Table(top, seed=1)
     table.seat_people(await asyncio.to_thread(people_games, 6))
+    trial.figures["sockets_open_s"] = await table.opened()
     await asyncio.sleep(4)
     before = table.acked()
     top.kill9("asgi-1")
@@ -416,6 +425,7 @@ async def trial_restart_redis(top: Topology, redis: OwnRedis) -> Trial:
     bots = [await asyncio.to_thread(bot_game, f"redis-bot-{i}", "easy") for i in range(2)]
     worker_log = len(top.log("worker"))
     bot_players = [table.seat(game_id, "blue", session) for game_id, session in bots]
+    await table.opened()
     await asyncio.sleep(4)
     before = table.acked()
     down_at = time.perf_counter()
@@ -458,6 +468,7 @@ async def trial_restart_postgres(top: Topology, pg: OwnPostgres) -> Trial:
     games = await asyncio.to_thread(people_games, 4)
     table.seat_people(games)
     pids = {piece: top.pid(piece) for piece in ("asgi-1", "asgi-2", "worker")}
+    await table.opened()
     await asyncio.sleep(4)
     down_at = time.perf_counter()
     await asyncio.to_thread(pg.stop)
@@ -497,6 +508,10 @@ async def trial_restart_postgres(top: Topology, pg: OwnPostgres) -> Trial:
     return trial
 
 
+def bot_task_received(top: Topology, after: int) -> bool:
+    return BOT_TASK_RECEIVED.search(top.log("worker"), after) is not None
+
+
 async def trial_kill_worker(top: Topology) -> Trial:
     trial = Trial("the worker killed (kill -9) mid CargoBot turn")
     table = Table(top, seed=4)
@@ -508,8 +523,8 @@ async def trial_kill_worker(top: Topology) -> Trial:
     while attempts < 6 and killed_ply is None:
         attempts += 1
         # Wait for CargoBot's task to be received, then kill the worker at once.
-        await asyncio.to_thread(wait_for, "the bot task", lambda seen=log_seen: (
-            BOT_TASK_RECEIVED.search(top.log("worker"), seen) is not None), 30, 0.005)
+        await asyncio.to_thread(wait_for, "the bot task",
+                                functools.partial(bot_task_received, top, log_seen), 30, 0.005)
         top.kill9("worker")
         log_seen = len(top.log("worker"))
         row = await asyncio.to_thread(game_row, game_id)

@@ -25,6 +25,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.typing import Origin
 
 REFUSED_CLOSE_CODES = range(4400, 4500)  # the server refuses this socket: do not reconnect
 
@@ -83,6 +84,7 @@ class Player:
         self.pending: tuple[int, str] | None = None  # sent, not yet acknowledged
         self.over = False
         self.bot_to_move = False            # the last state said a bot seat is to move
+        self.opened = asyncio.Event()       # the first `state` frame arrived
         self.closed_by: int | None = None   # the close code that ended it, if refused
         self.drops: list[float] = []        # when each drop happened (perf_counter)
         self.reopens: list[float] = []      # when the socket opened again after each drop
@@ -98,7 +100,7 @@ class Player:
         attempt = 0
         while True:
             try:
-                async with connect(_ws_url(self.base, self.run.id), origin=self.base,
+                async with connect(_ws_url(self.base, self.run.id), origin=Origin(self.base),
                                    additional_headers={"Cookie": f"sessionid={self.session}"},
                                    ssl=insecure_context() if self.base.startswith("https")
                                    else None,
@@ -175,6 +177,7 @@ class Player:
     async def _handle(self, frame: dict[str, Any], now: float) -> None:
         kind = frame["type"]
         if kind == "state":
+            self.opened.set()
             state = frame["state"]
             if len(state["turns"]) > self.ply and state["turns"][:self.ply] == self.turns:
                 self.turns = list(state["turns"])

@@ -1,0 +1,32 @@
+"""A worker that lost Redis tries it again every second (Celery's own consumer waits 2, 4, 6
+... up to 30 s between tries), so CargoBot's waiting turns are taken within a second of
+Redis returning. scripts/faults.py measures it against a real Redis restart."""
+
+from cargosite.celery import BROKER_RETRY_SECONDS, PromptConsumer, app
+
+
+class Broker:
+    """A broker connection that records how the consumer asks it to retry."""
+
+    def __init__(self):
+        self.asked = {}
+
+    def ensure_connection(self, errback=None, max_retries=None, callback=None, **intervals):
+        self.asked = intervals
+        return self
+
+
+def test_the_worker_uses_the_prompt_consumer():
+    assert app.conf.worker_consumer == "cargosite.celery:PromptConsumer"
+
+
+def test_a_lost_broker_is_tried_again_every_second():
+    consumer = object.__new__(PromptConsumer)  # no worker around it: only the retry policy
+    consumer.app = app
+    consumer.first_connection_attempt = False
+    consumer.broker_connection_retry_attempt = 0
+    broker = Broker()
+    assert consumer.ensure_connected(broker) is broker
+    assert broker.asked == {"interval_start": BROKER_RETRY_SECONDS, "interval_step": 0,
+                            "interval_max": BROKER_RETRY_SECONDS}
+    assert BROKER_RETRY_SECONDS <= 1.0
