@@ -557,11 +557,6 @@ async def trial_kill_worker(top: Topology) -> Trial:
     return trial
 
 
-def next_minute_wait() -> float:
-    now = dt.datetime.now(dt.UTC)
-    return 60 - now.second - now.microsecond / 1e6
-
-
 @fresh
 def stale_daily_and_stalled_bot_game() -> tuple[str, str]:
     """A ranked Daily Challenge game started yesterday and still running, and a game against
@@ -600,12 +595,19 @@ def beat_outcome(daily_id: str, stalled_id: str) -> dict[str, Any]:
 
 async def trial_second_beat(top: Topology) -> Trial:
     trial = Trial("a second beat doubles no scheduled job")
+    worker_log = len(top.log("worker"))
     await asyncio.to_thread(top.run, "start", "beat-2")
     beat_logs = [len(top.log("beat")), len(top.log("beat-2"))]
     daily_id, stalled_id = await asyncio.to_thread(stale_daily_and_stalled_bot_game)
     # Both beats send the minute's end-of-day task (the worker runs the two at once), and
-    # each sends the 30 s sweep at least once.
-    await asyncio.sleep(max(next_minute_wait() + 8, 35))
+    # each sends the 30 s sweep: wait for both (at most 100 s), then for the worker.
+    def both_beats_sent() -> bool:
+        logs = [top.log("beat")[beat_logs[0]:], top.log("beat-2")[beat_logs[1]:]]
+        return all("daily-end-of-day" in b and "sweep-bot-games" in b for b in logs)
+
+    await asyncio.to_thread(wait_for, "both beats' end-of-day and sweep", both_beats_sent, 100,
+                            0.5)
+    await asyncio.sleep(5)
     outcome = await asyncio.to_thread(beat_outcome, daily_id, stalled_id)
     trial.figures.update(outcome)
     trial.check(outcome["daily_termination"] == "day_ended", "the daily game was not resigned")
@@ -618,6 +620,9 @@ async def trial_second_beat(top: Topology) -> Trial:
     trial.figures["sweep_sends_per_beat"] = [b.count("sweep-bot-games") for b in beats]
     trial.check(all(n > 0 for n in trial.figures["end_of_day_sends_per_beat"]),
                 "a beat did not send the end-of-day task")
+    trial.figures["end_of_day_task_results"] = re.findall(
+        r"Task daily\.resign_expired\[[^]]+\] succeeded in [0-9.]+s: (\[[^]]*\])",
+        worker[worker_log:])
     trial.figures["daily_resign_log_lines"] = worker.count(f"resigned daily game {daily_id}")
     trial.check(trial.figures["daily_resign_log_lines"] == 1, "the daily game resigned twice")
     trial.figures["sweep_resends_logged"] = worker.count(f"game(s): {stalled_id}")

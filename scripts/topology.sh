@@ -169,7 +169,9 @@ EOF
 
 healthy() { curl -fsS --max-time 3 "$1/healthz" >/dev/null; }
 log_size() { stat -c %s "$DIR/logs/$1.log" 2>/dev/null || echo 0; }
-worker_ready() { tail -c +"$(($1 + 1))" "$DIR/logs/worker.log" 2>/dev/null | grep -q ' ready\.'; }
+logged_since() {  # logged_since PIECE OFFSET TEXT: TEXT is in PIECE's log after OFFSET bytes
+    tail -c +"$(($2 + 1))" "$DIR/logs/$1.log" 2>/dev/null | grep -qF -- "$3"
+}
 
 supervise() {  # supervise PIECE COMMAND...: start COMMAND again whenever it exits
     local piece=$1; shift
@@ -190,10 +192,12 @@ start_piece() {
             local from; from=$(log_size worker)
             launch worker "$SELF" supervise worker "$CELERY" -A cargosite worker -l info \
                 -n "worker@%h" --concurrency "${TOPOLOGY_WORKER_CONCURRENCY:-2}"
-            wait_until 60 "the Celery worker" worker_ready "$from" ;;
+            wait_until 60 "the Celery worker" logged_since worker "$from" " ready." ;;
         beat|beat-2)
+            local from; from=$(log_size "$1")
             launch "$1" "$SELF" supervise "$1" "$CELERY" -A cargosite beat -l info \
-                --schedule "$DIR/$1-schedule" ;;
+                --schedule "$DIR/$1-schedule"
+            wait_until 60 "$1" logged_since "$1" "$from" "beat: Starting..." ;;
         nginx)
             nginx_config
             launch nginx /usr/sbin/nginx -p "$DIR/nginx" -c "$DIR/nginx/nginx.conf" -g 'daemon off;'
