@@ -8,9 +8,13 @@ mid-turn leaves its message unacknowledged until the broker's visibility timeout
 
 The worker's consumer (`PromptConsumer`, CELERY_WORKER_CONSUMER) retries a lost broker every
 second; Celery's own waits 2, 4, 6 ... up to 30 s between tries, so after a Redis outage a
-worker could come back (and CargoBot move) up to 30 s after Redis did.
+worker could come back (and CargoBot move) up to 30 s after Redis did. It also survives
+losing Redis while a task's acknowledgement is due: Celery 5.7.0 closes the lost connection
+after collecting it, kombu's restore of the unacknowledged message then fails with an
+AttributeError, and the worker would exit ("Unrecoverable error"); here it reconnects.
 """
 
+import logging
 import os
 from typing import Any
 
@@ -25,11 +29,14 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+log = logging.getLogger(__name__)
+
 BROKER_RETRY_SECONDS = 1.0
 
 
 class PromptConsumer(Consumer):
-    """Celery's consumer, trying a lost broker again every BROKER_RETRY_SECONDS."""
+    """Celery's consumer, trying a lost broker again every BROKER_RETRY_SECONDS, and
+    reconnecting when closing the lost connection fails."""
 
     def ensure_connected(self, conn: Any) -> Any:
         ensure = conn.ensure_connection
@@ -41,6 +48,14 @@ class PromptConsumer(Consumer):
 
         conn.ensure_connection = every_second
         return super().ensure_connected(conn)
+
+    def on_connection_error_after_connected(self, exc: Exception) -> None:
+        try:
+            super().on_connection_error_after_connected(exc)
+        except AttributeError as error:  # closing the collected connection (see above)
+            log.warning("the lost broker connection could not be closed cleanly (%r); "
+                        "reconnecting (an unacknowledged task is delivered again later, and "
+                        "plays once)", error)
 
 
 @worker_ready.connect
