@@ -54,6 +54,7 @@ from live_client import GameRun, Player, Stats, check_game, insecure_context, st
 ROOT = Path(__file__).resolve().parent.parent
 TOPOLOGY = ROOT / "scripts" / "topology.sh"
 THINK = 0.3  # seconds a scripted player waits before its turn
+PING_EVERY = 5.0  # seconds between a player's pings (the server pushes missed turns on one)
 BOT_TASK_RECEIVED = re.compile(r"Task games\.bot_turn\[[^]]+\] received")
 
 
@@ -325,13 +326,12 @@ class Table:
         self.players: dict[str, list[Player]] = {}
         self.tasks: list[asyncio.Task[None]] = []
 
-    def seat(self, game_id: str, side: str, session: str, run: GameRun | None = None,
-             ping_every: float = 5.0) -> Player:
+    def seat(self, game_id: str, side: str, session: str) -> Player:
         runs = self.players.setdefault(game_id, [])
-        run = runs[0].run if runs else (run or GameRun(game_id))
+        run = runs[0].run if runs else GameRun(game_id)
         player = Player(run, side, session, self.top.base, think=THINK, stats=self.stats,
                         stop=self.stop, rng=random.Random(self.rng.random()), reconnect=True,
-                        ping_every=ping_every)
+                        ping_every=PING_EVERY)
         runs.append(player)
         self.tasks.append(asyncio.create_task(player.play()))
         return player
@@ -441,7 +441,8 @@ async def trial_restart_redis(top: Topology, redis: OwnRedis) -> Trial:
     await asyncio.to_thread(redis.start)
     up_at = time.perf_counter()
     trial.figures["redis_down_s"] = round(up_at - down_at, 1)
-    # The players whose CargoBot is to move must see its turn soon after Redis is back.
+    # Each game against CargoBot must go on soon after Redis is back: two more turns (one of
+    # them CargoBot's) reach its player.
     waits = await asyncio.gather(*(first_frame_after(p, ply + 1, up_at, 25)
                                    for p, ply in zip(bot_players, plies, strict=True)))
     trial.figures["cargobot_turn_after_redis_back_s"] = waits
