@@ -9,9 +9,12 @@ mid-turn leaves its message unacknowledged until the broker's visibility timeout
 The worker's consumer (`PromptConsumer`, CELERY_WORKER_CONSUMER) retries a lost broker every
 second; Celery's own waits 2, 4, 6 ... up to 30 s between tries, so after a Redis outage a
 worker could come back (and CargoBot move) up to 30 s after Redis did. It also survives
-losing Redis while a task's acknowledgement is due: Celery 5.7.0 closes the lost connection
-after collecting it, kombu's restore of the unacknowledged message then fails with an
-AttributeError, and the worker would exit ("Unrecoverable error"); here it reconnects.
+losing Redis while a task's acknowledgement is due. With Celery 5.7.0 and kombu 5.7 the
+worker would exit ("Unrecoverable error: AttributeError") in two ways: closing the lost
+connection after collecting it fails when kombu restores the unacknowledged message over
+it, and a task that finishes across the reconnect is acknowledged over the old, dead
+channel. Here the first reconnects, and the second is a logged "Couldn't ack" (the message
+went with the old connection; delivered again, the task plays once).
 """
 
 import logging
@@ -36,7 +39,7 @@ BROKER_RETRY_SECONDS = 1.0
 
 class PromptConsumer(Consumer):
     """Celery's consumer, trying a lost broker again every BROKER_RETRY_SECONDS, and
-    reconnecting when closing the lost connection fails."""
+    going on when closing the lost connection or acknowledging over it fails."""
 
     def ensure_connected(self, conn: Any) -> Any:
         ensure = conn.ensure_connection
@@ -48,6 +51,17 @@ class PromptConsumer(Consumer):
 
         conn.ensure_connection = every_second
         return super().ensure_connected(conn)
+
+    def update_strategies(self) -> None:
+        # The task strategies pass these errors to each message's ack and reject, which
+        # log them instead of raising; an ack over a channel of a lost connection raises
+        # AttributeError (see above).
+        errors: tuple[type[BaseException], ...] = self.connection_errors  # type: ignore[has-type]
+        self.connection_errors = (*errors, AttributeError)
+        try:
+            super().update_strategies()
+        finally:
+            self.connection_errors = errors
 
     def on_connection_error_after_connected(self, exc: Exception) -> None:
         try:

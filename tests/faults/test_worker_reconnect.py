@@ -45,3 +45,16 @@ def test_a_connection_that_cannot_be_closed_cleanly_does_not_stop_the_worker(
     consumer.on_connection_error_after_connected(ConnectionError("Connection closed by server."))
     warnings = [r for r in caplog.records if r.name == "cargosite.celery"]
     assert len(warnings) == 1 and "reconnecting" in warnings[0].getMessage()
+
+
+def test_an_ack_over_a_lost_connection_is_logged_not_raised(monkeypatch):
+    from celery.worker.consumer import Consumer
+
+    seen = []
+    monkeypatch.setattr(Consumer, "update_strategies",
+                        lambda self: seen.append(self.connection_errors))
+    consumer = object.__new__(PromptConsumer)
+    consumer.connection_errors = (ConnectionError,)
+    consumer.update_strategies()
+    assert seen == [(ConnectionError, AttributeError)]  # what the strategies' acks catch
+    assert consumer.connection_errors == (ConnectionError,)  # the consumer's own: unchanged
