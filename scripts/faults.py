@@ -428,6 +428,11 @@ async def trial_restart_redis(top: Topology, redis: OwnRedis) -> Trial:
     await table.opened()
     await asyncio.sleep(4)
     before = table.acked()
+    # Stop Redis just as the worker takes a CargoBot task, so that the task's
+    # acknowledgement is due while the broker is gone (the worker's hardest case).
+    await asyncio.to_thread(wait_for, "a CargoBot task",
+                            functools.partial(bot_task_received, top, len(top.log("worker"))),
+                            10, 0.005)
     down_at = time.perf_counter()
     await asyncio.to_thread(redis.stop)
     await asyncio.sleep(1)
@@ -460,6 +465,9 @@ async def trial_restart_redis(top: Topology, redis: OwnRedis) -> Trial:
     log = top.log("worker")[worker_log:]
     trial.figures["worker_exits_restarted_by_supervisor"] = log.count("[topology] worker exited")
     trial.figures["worker_unrecoverable_errors"] = log.count("Unrecoverable error")
+    trial.figures["worker_lost_connection_not_closed_cleanly"] = log.count(
+        "could not be closed cleanly")
+    trial.figures["worker_acks_over_the_lost_connection"] = log.count("Couldn't ack")
     return trial
 
 
