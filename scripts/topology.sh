@@ -14,7 +14,7 @@
 #
 # Each piece runs in its own session (its pid file holds the group's leader); the Python
 # pieces under a loop that starts them again when they exit, as systemd's Restart=always
-# would (the Celery worker exits when Redis goes away while it holds a task: docs/production.md).
+# would (docs/production.md, "The pieces").
 #
 # Environment (DEBUG is always off here):
 #   DATABASE_URL, REDIS_URL      required: postgres://… and redis://…/N
