@@ -1,5 +1,7 @@
 # The two commands: `make run` (serve the site at http://127.0.0.1:8000/) and `make test`
-# (ruff, mypy, then pytest).
+# (ruff, mypy, then pytest). The production topology for a trial: `make topology-start`,
+# `topology-status`, `topology-stop` (scripts/topology.sh; DATABASE_URL and REDIS_URL set),
+# and `make faults` (scripts/faults.py: the fault trials, with their own PostgreSQL and Redis).
 VENV ?= .venv
 PYTHON ?= python3
 HOST ?= 127.0.0.1
@@ -7,7 +9,7 @@ PORT ?= 8000
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 
-.PHONY: run test worker venv
+.PHONY: run test worker venv topology-start topology-stop topology-status faults
 
 venv: $(STAMP)
 
@@ -48,3 +50,15 @@ test: $(STAMP)
 	$(VENV)/bin/mypy
 	@echo "==> pytest tests/ (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
 	$(VENV)/bin/pytest tests/
+
+topology-start: $(STAMP)
+	scripts/topology.sh start
+
+topology-stop:
+	scripts/topology.sh stop
+
+topology-status:
+	scripts/topology.sh status
+
+faults: $(STAMP)
+	$(PY) scripts/faults.py

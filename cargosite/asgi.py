@@ -4,7 +4,8 @@ production options (cargosite/serve.py):
     python -m cargosite.serve --port 8000
 
 WebSockets pass the Origin check (cargosite/origins.py: scheme, host and port), then the
-session (Channels' AuthMiddlewareStack) and the guest middleware.
+session (Channels' AuthMiddlewareStack) and the guest middleware; a database that does not
+answer meanwhile closes the socket with 1013 (cargosite/unavailable.py).
 """
 
 import os
@@ -20,6 +21,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from cargosite import logs  # noqa: E402
 from cargosite.origins import SameOriginValidator  # noqa: E402
+from cargosite.unavailable import SocketDatabaseGuard  # noqa: E402
 from games.actors import GuestMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -29,8 +31,8 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # GuestMiddleware: a signed-out visitor's session plays its games against CargoBot.
-        "websocket": SameOriginValidator(
+        "websocket": SameOriginValidator(SocketDatabaseGuard(
             AuthMiddlewareStack(GuestMiddleware(URLRouter(websocket_urlpatterns)))
-        ),
+        )),
     }
 )

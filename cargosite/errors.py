@@ -2,9 +2,10 @@
 
 Django renders `400.html`, `403.html`, `404.html` and `500.html` itself when DEBUG is off;
 the handlers here (cargosite/urls.py `handler400` ...) give the first three the request's
-context (the header, the theme) and a message. 500 stays Django's own handler: it renders
-`500.html` without a request context, on purpose, since the error may be in what builds
-one.
+context (the header, the theme) and a message. 500 is cargosite/unavailable.py's
+`server_error`: a 503 when the database does not answer, else Django's own handler, which
+renders `500.html` without a request context, on purpose, since the error may be in what
+builds one.
 
 With DEBUG on Django shows its technical 404 instead; views that answer "no such game" or
 "no such player" to members (the game pages, the profiles) wear `@styled_404`, so they show

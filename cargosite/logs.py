@@ -7,6 +7,9 @@ one line, not a traceback per frame or per second (docs/production.md, "Faults")
   one for every socket that closes meanwhile: the first of each is kept as one line, the
   rest are dropped until a minute has passed.
 
+- Django logs a traceback for every request that meets a database that does not answer
+  (answered 503 by cargosite/unavailable.py): each becomes one line, at most one every 10 s.
+
 `install()` is called by cargosite/asgi.py, in the ASGI server's process.
 """
 
@@ -55,6 +58,40 @@ class OneLine(logging.Filter):
         return True
 
 
+class DatabaseDown(logging.Filter):
+    """Request errors caused by a database that does not answer: one line, without the
+    traceback, at most one every `every` seconds."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        super().__init__()
+        self.every = every
+        self.last = float("-inf")
+        self.dropped = 0
+        self.lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from games.protocol import DATABASE_DOWN, database_down_line
+
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, DATABASE_DOWN):
+            return True
+        with self.lock:
+            now = time.monotonic()
+            if now - self.last < self.every:
+                self.dropped += 1
+                return False
+            self.last = now
+            dropped, self.dropped = self.dropped, 0
+        message = record.getMessage()
+        record.msg = "%s (%s)%s"
+        record.args = (message, database_down_line(error),
+                       f" ({dropped} more since the last)" if dropped else "")
+        record.exc_info = None
+        record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 _installed = False
 
 
@@ -67,3 +104,4 @@ def install() -> None:
     pubsub = logging.getLogger("channels_redis.pubsub")
     pubsub.addFilter(OneLine(PUBSUB_RECEIVE, every=60.0))
     pubsub.addFilter(OneLine(PUBSUB_CLEANUP, every=60.0))
+    logging.getLogger("django.request").addFilter(DatabaseDown())

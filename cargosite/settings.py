@@ -65,6 +65,9 @@ def parse_database_url(url: str) -> dict:
             "PORT": str(parts.port or ""),
             "OPTIONS": dict(parse_qsl(parts.query)),
             "CONN_MAX_AGE": envint("DJANGO_CONN_MAX_AGE", 0),
+            # A kept connection is checked before reuse: after a PostgreSQL restart the
+            # first request does not fail on a connection the server has closed.
+            "CONN_HEALTH_CHECKS": True,
         }
     if parts.scheme == "sqlite":
         # sqlite:///relative/path.sqlite3 or sqlite:////absolute/path.sqlite3
@@ -219,6 +222,7 @@ CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 90)
 CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_CONSUMER = "cargosite.celery:PromptConsumer"  # a lost broker is retried every second
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Games whose CargoBot turn was lost (no worker, broker down, a worker died mid-turn)
     # get it sent again; the task plays once per ply however often it is sent.

@@ -3,6 +3,8 @@ from django.urls import include, path
 
 from . import howto, theme, views
 
+handler500 = "cargosite.unavailable.server_error"  # 503 when the database does not answer
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),

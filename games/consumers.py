@@ -15,7 +15,10 @@ What keeps a socket standing (docs/production.md, "Faults"):
   handled (a turn sent just before a close is applied or refused, never dropped);
 - a member's socket acts only while its session is still signed in: sign-out, a password
   change and deactivation close it (`session.check`), and each turn (inside its write,
-  `SessionGuard`) or resign checks again.
+  `SessionGuard`) or resign checks again;
+- the database not answering (PostgreSQL restarting) is one `unavailable` error frame and a
+  close with 1013 (try again later), so the client reconnects with backoff and resends its
+  unacknowledged turn once the database is back; a socket opened meanwhile is refused.
 
 Presence (games/presence.py): a game socket of a viewer without a seat counts as one
 spectator while it is open; a socket that sends `{"type": "spectators"}` gets the count
@@ -47,7 +50,15 @@ from django.db import connection, connections
 from . import access, broadcast, limits, metrics, presence, services, warm
 from .actors import Actor, SessionGuard, session_signed_in
 from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
-from .protocol import MAX_TOKEN_LENGTH, Code, GameError, SignedOut
+from .protocol import (
+    DATABASE_DOWN,
+    MAX_TOKEN_LENGTH,
+    UNAVAILABLE_MESSAGE,
+    Code,
+    GameError,
+    SignedOut,
+    database_down_line,
+)
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +70,7 @@ CLOSE_HIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
 CLOSE_TOO_MANY = 4430  # too many anonymous sockets from this address or on this game
+CLOSE_TRY_AGAIN = 1013  # the database is not answering: reconnect later
 LAYER_RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
 
 
@@ -130,6 +142,11 @@ async def quietly(call: Awaitable[Any]) -> Any:
     except Exception as error:
         log.debug("presence call failed: %s", error)
         return None
+
+
+def log_database_down(error: Exception) -> None:
+    log.warning("the database is not answering (%s); the socket is closed with %d",
+                database_down_line(error), CLOSE_TRY_AGAIN)
 
 
 def _ply(value: Any) -> int | None:
@@ -285,6 +302,8 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         self.extra_cost = 0
         try:
             await self.handle_text(text_data)
+        except DATABASE_DOWN as error:
+            await self.database_down(error)
         finally:
             if self.extra_cost:
                 self.budget.charge(self.extra_cost)
@@ -323,6 +342,13 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
     async def send_error(self, code: Code, message: str, ply: int | None = None) -> None:
         metrics.refused(code.code)
         await self.send_json(GameError(code, message, ply).frame())
+
+    async def database_down(self, error: Exception) -> None:
+        """The frame's service call met a database that does not answer: its transaction did
+        not commit. Say so, and close (1013) for the client to come back later."""
+        log_database_down(error)
+        await self.send_error(Code.UNAVAILABLE, UNAVAILABLE_MESSAGE)
+        await self.close(code=CLOSE_TRY_AGAIN)
 
     async def frame_send(self, message: dict[str, Any]) -> None:
         """A frame a service broadcast to one of our groups, already JSON text."""
@@ -379,6 +405,10 @@ class GameConsumer(FrameConsumer):
         except GameError as refused:
             await self.close(code=CLOSE_HIDDEN if refused.error == Code.HIDDEN
                              else CLOSE_NOT_FOUND)
+            return
+        except DATABASE_DOWN as error:
+            log_database_down(error)
+            await self.close(code=CLOSE_TRY_AGAIN)
             return
         if self.seat is None and (self.actor is None or self.actor.kind != "member"):
             if not self.count_anonymous():

@@ -11,6 +11,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from django.urls import reverse
 
 from .kinds import LiveGame
@@ -37,10 +38,23 @@ class Code(Enum):
     OWN_CHALLENGE = ("own_challenge", 400)
     NOT_FOUND = ("not_found", 404)
     SPOILER = ("spoiler", 403)  # a Daily Challenge game before its day ends (games.review)
+    UNAVAILABLE = ("unavailable", 503)  # the database did not answer; nothing was done
 
     def __init__(self, code: str, status: int) -> None:
         self.code = code
         self.status = status
+
+
+# The database is down or unreachable (a restart, a network fault): a request that meets one
+# of these is answered `unavailable` (HTTP 503, a socket's error frame), not a traceback.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+UNAVAILABLE_MESSAGE = "The database is not answering; nothing was changed. Try again in a moment."
+
+
+def database_down_line(error: BaseException) -> str:
+    """A database error in one line for the log (the driver's message runs to several)."""
+    first = str(error).strip().splitlines()[:1]
+    return f"{type(error).__name__}: {first[0] if first else ''}"
 
 
 class GameError(Exception):

@@ -35,32 +35,11 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from websockets.asyncio.client import connect
+from live_client import GameRun, Player, Stats, stored_turns
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@dataclass
-class Stats:
-    acks: list[float] = field(default_factory=list)
-    deliveries: list[float] = field(default_factory=list)
-    turns: int = 0
-    errors: dict[str, int] = field(default_factory=dict)
-    syncs: int = 0
-    reconnects: int = 0
-
-
-@dataclass
-class GameRun:
-    id: str
-    played: list[str] = field(default_factory=list)  # tokens acknowledged, by ply
-    sent_at: dict[int, float] = field(default_factory=dict)
-    seen: dict[str, set[int]] = field(default_factory=lambda: {"blue": set(), "orange": set()})
-    over: bool = False
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -69,94 +48,6 @@ def percentile(values: list[float], p: float) -> float:
     values = sorted(values)
     k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
     return values[k]
-
-
-def choose(state: dict, rng: random.Random) -> str:
-    token = rng.choice(state["legal"])
-    option = state["options"].get(token)
-    if option and option["unloads"] and rng.random() < 0.8:
-        token += "+" + rng.choice(option["unloads"])[0]
-    return token
-
-
-async def player(run: GameRun, side: str, session: str, base: str, args, stats: Stats,
-                 stop: asyncio.Event, rng: random.Random) -> None:
-    ws_url = base.replace("http", "ws", 1) + f"/ws/game/{run.id}/"
-    headers = {"Cookie": f"sessionid={session}"}
-    ply = 0
-    pending: int | None = None
-    think: asyncio.Task | None = None
-    async with connect(ws_url, origin=base, additional_headers=headers, compression=None,
-                       max_size=2**22, open_timeout=60) as ws:
-
-        async def take_turn(state: dict) -> None:
-            nonlocal pending
-            await asyncio.sleep(args.think)
-            if stop.is_set() or state["ply"] != ply:
-                return
-            token = choose(state, rng)
-            pending = state["ply"]
-            run.sent_at[pending] = time.perf_counter()
-            await ws.send(json.dumps({"type": "turn", "ply": pending, "token": token}))
-
-        def consider(state: dict) -> None:
-            nonlocal think
-            if state["over"]:
-                run.over = True
-                return
-            if state["to_move"] == side and pending is None and not stop.is_set():
-                if think is None or think.done():
-                    think = asyncio.create_task(take_turn(state))
-
-        async def close_when_stopped() -> None:
-            await stop.wait()
-            # Let every sent turn of this game reach both players (at most 15 s).
-            deadline = time.perf_counter() + 15
-            while time.perf_counter() < deadline and (pending is not None or any(
-                    set(run.sent_at) - run.seen[s] for s in ("blue", "orange"))):
-                await asyncio.sleep(0.05)
-            await ws.close()
-
-        closer = asyncio.create_task(close_when_stopped())
-        async for text in ws:
-            now = time.perf_counter()
-            frame = json.loads(text)
-            kind = frame["type"]
-            if kind == "state":
-                ply = max(ply, frame["state"]["ply"])
-                consider(frame["state"])
-            elif kind == "turn":
-                p = frame["ply"]
-                run.seen[side].add(p)
-                if p > ply:  # a gap: ask for what we missed
-                    stats.syncs += 1
-                    await ws.send(json.dumps({"type": "sync", "after": ply}))
-                    continue
-                if p < ply:
-                    continue
-                ply = p + 1
-                sent = run.sent_at.get(p)
-                if frame["side"] == side:
-                    if pending == p and sent is not None:
-                        stats.acks.append(now - sent)
-                        stats.turns += 1
-                        while len(run.played) <= p:
-                            run.played.append("")
-                        run.played[p] = frame["token"]
-                    pending = None
-                elif sent is not None:
-                    stats.deliveries.append(now - sent)
-                consider(frame["state"])
-            elif kind == "resigned":
-                run.over = True
-            elif kind == "error":
-                code = frame.get("code", "?")
-                stats.errors[code] = stats.errors.get(code, 0) + 1
-                if code != "stale_ply":
-                    pending = None
-            if run.over:
-                break
-        closer.cancel()
 
 
 SERVICE_NAMES = ("postgres", "redis-server")
@@ -192,11 +83,6 @@ def setup(games: int, size: int) -> list[dict]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-def stored_tokens(base: str, game_id: str) -> list[str]:
-    with urllib.request.urlopen(f"{base}/g/{game_id}/events?after=0", timeout=30) as r:
-        return json.load(r)["state"]["turns"]
-
-
 async def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--url", action="append", help="server base URL (repeat for several)")
@@ -223,12 +109,15 @@ async def main() -> int:
     runs = [GameRun(g["id"]) for g in games]
     rng = random.Random(args.seed)
     tasks = []
+    players: dict[str, list[Player]] = {}
     cpu_before = cpu_seconds(args.server_pid)
     for i, (g, run) in enumerate(zip(games, runs, strict=True)):
         for j, side in enumerate(("blue", "orange")):
-            base = urls[(i if args.route == "game" else 2 * i + j) % len(urls)]
-            tasks.append(asyncio.create_task(player(
-                run, side, g[side], base, args, stats, stop, random.Random(rng.random()))))
+            server = urls[(i if args.route == "game" else 2 * i + j) % len(urls)]
+            player = Player(run, side, g[side], server, think=args.think,
+                            stats=stats, stop=stop, rng=random.Random(rng.random()))
+            players.setdefault(run.id, []).append(player)
+            tasks.append(asyncio.create_task(player.play()))
         await asyncio.sleep(args.ramp / len(games))
     started = time.perf_counter()
     await asyncio.sleep(args.duration)
@@ -244,12 +133,16 @@ async def main() -> int:
     lost = mismatched = unseen = 0
     missing_detail = []
     for run in runs:
-        stored = stored_tokens(urls[0], run.id)
-        played = [t for t in run.played if t]
-        if stored[:len(played)] != played or len(stored) != len(run.played):
+        stored = stored_turns(urls[0], run.id)
+        acked: dict[int, str] = {}
+        for player in players[run.id]:
+            acked.update(player.acked)
+        if sorted(acked) != list(range(len(stored))) or any(
+                stored[p] != token for p, token in acked.items()):
             mismatched += 1
-        for side in ("blue", "orange"):
-            missing = set(range(len(stored))) - run.seen[side]
+        for player in players[run.id]:
+            side = player.side
+            missing = set(range(len(stored))) - player.frames
             if missing:
                 unseen += 1
                 lost += len(missing)

@@ -1,6 +1,6 @@
-"""Players, sessions and games for scripts/load_live.py: `--games N` pairs of users
-(load-<i>-blue / load-<i>-orange, no usable password), a signed-in session for each, and
-one active game per pair. Prints JSON: [{"id", "blue", "orange"}] (session keys)."""
+"""Players, sessions and games for scripts/load_live.py (and scripts/faults.py): `--games N`
+pairs of users (load-<i>-blue / load-<i>-orange, no usable password), a signed-in session
+for each, and one active game per pair. Prints JSON: [{"id", "blue", "orange"}] (session keys)."""
 
 import json
 from typing import Any
@@ -11,6 +11,17 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import services
+
+
+def signed_in_session(user: Any) -> str:
+    """A new session in which `user` is signed in; its key (the `sessionid` cookie)."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    assert session.session_key is not None
+    return session.session_key
 
 
 class Command(BaseCommand):
@@ -34,12 +45,7 @@ class Command(BaseCommand):
                 if created:
                     user.set_unusable_password()
                     user.save(update_fields=["password"])
-                session = SessionStore()
-                session[SESSION_KEY] = str(user.pk)
-                session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-                session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-                session.save()
-                pair[side] = (user, session.session_key)
+                pair[side] = (user, signed_in_session(user))
             game = services.create_game(
                 game_type="cargo-connect", options={"size": size}, rated=False,
                 seats=[services.Actor.member(pair[side][0]) for side in ("blue", "orange")])
