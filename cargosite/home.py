@@ -15,6 +15,7 @@ from django.urls import reverse
 from games import presence
 from games.actors import Actor
 from games.current import games_in_progress
+from games.forms import DEFAULT_SEEK, SEEK_CHOICES
 from games.kinds import get_kind
 from puzzles import progress, schedule
 from puzzles.daily import clock as daily_clock
@@ -103,6 +104,8 @@ def online_members(exclude: int | None = None) -> dict[str, Any]:
 def member_home(user: Any) -> dict[str, Any]:
     return {
         "quick_play": quick_play_choices(),
+        "quick_time_choices": SEEK_CHOICES,
+        "quick_time_default": DEFAULT_SEEK,
         "bot_levels": bot_levels(),
         "in_progress": games_in_progress(user.pk),
         "daily": daily_today(Actor.member(user)),

@@ -32,6 +32,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -45,7 +46,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
-from django.db import connection, connections
+from django.db import close_old_connections, connection, connections
 
 from . import access, broadcast, limits, metrics, presence, services, warm
 from .actors import Actor, SessionGuard, session_signed_in
@@ -77,17 +78,45 @@ LAYER_RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
 _db_executor: ThreadPoolExecutor | None = None
 
 
+LIVE_DB_CHECK_SECONDS = 5.0  # how often a live-db thread looks at its connection's health
+_live_thread = threading.local()
+
+
 def db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-    """`database_sync_to_async` for service calls. On PostgreSQL they run on a pool of
+    """A service call off the event loop. On PostgreSQL it runs on a pool of
     LIVE_DB_THREADS threads (each with its own connection), so one game's database round
     trips do not queue behind another's; the row lock keeps each game's turns in order.
-    SQLite allows one writer at a time, so there they share Channels' one thread."""
+    SQLite allows one writer at a time, so there they share Channels' one thread
+    (`database_sync_to_async`)."""
     global _db_executor
     if connection.vendor == "sqlite":
         return database_sync_to_async(func)
     if _db_executor is None:
         _db_executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
-    return database_sync_to_async(func, thread_sensitive=False, executor=_db_executor)
+    return sync_to_async(_kept_connection(func), thread_sensitive=False, executor=_db_executor)
+
+
+def _kept_connection(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`func` on a live-db thread, which keeps its connection between calls. Channels'
+    `database_sync_to_async` runs `close_old_connections()` around every call, and with
+    CONN_HEALTH_CHECKS that makes every call's first query a `SELECT 1` first: a round trip
+    per turn. Here the connection is looked at (its age, its health) at most every
+    LIVE_DB_CHECK_SECONDS, and at once after the database failed a call (PostgreSQL
+    restarted: the next call reconnects)."""
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        now = time.monotonic()
+        if now - getattr(_live_thread, "checked", -LIVE_DB_CHECK_SECONDS) >= \
+                LIVE_DB_CHECK_SECONDS:
+            close_old_connections()
+            _live_thread.checked = now
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if connection.errors_occurred:  # Django's mark of a failed query: look next time
+                _live_thread.checked = -LIVE_DB_CHECK_SECONDS
+
+    return run
 
 
 def service(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:

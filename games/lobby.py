@@ -132,18 +132,21 @@ def accept_challenge(user: Any, challenge_id: str) -> Game:
     return game
 
 
-def quick_pair(user: Any, *, options: dict[str, Any],
+def quick_pair(user: Any, *, options: dict[str, Any], time_control: str = "10+5",
                game_type: str = "cargo-connect") -> tuple[Game | None, Challenge | None]:
-    """Play now: (the game, None) if an open seek with these options was taken, else
-    (None, the seek made for them). A seek taken by someone else meanwhile is skipped."""
+    """Play now: (the game, None) if an open seek with these options and this time control
+    was taken, else (None, the seek made for them). A seek taken by someone else meanwhile
+    is skipped."""
     kind = get_kind(game_type)
     try:
         options = kind.check_options(options)
-    except KindError as e:
+        control = clocks.parse(time_control)
+    except (KindError, ValueError) as e:
         raise GameError(Code.BAD_REQUEST, str(e)) from None
+    time_control = control.code if control else clocks.UNTIMED
     candidates = (Challenge.objects.filter(
         public=True, status=Challenge.Status.OPEN, game_type=game_type,
-        rules=kind.rules_version, options=options)
+        rules=kind.rules_version, options=options, time_control=time_control)
         .exclude(creator=user).order_by("created_at").values_list("id", flat=True)[:20])
     for challenge_id in candidates:
         try:
@@ -152,10 +155,12 @@ def quick_pair(user: Any, *, options: dict[str, Any],
             if refused.error != Code.GONE:
                 raise
     mine = Challenge.objects.filter(creator=user, public=True, status=Challenge.Status.OPEN,
-                                    game_type=game_type, options=options).first()
+                                    game_type=game_type, options=options,
+                                    time_control=time_control).first()
     if mine is not None:  # pressing Play twice keeps one seek
         return None, mine
-    return None, create_challenge(user, options=options, game_type=game_type)
+    return None, create_challenge(user, options=options, game_type=game_type,
+                                  time_control=time_control)
 
 
 def my_challenges(user: Any) -> list[Challenge]:

@@ -329,10 +329,18 @@ def create_seek(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_play(request: HttpRequest) -> HttpResponse:
-    """A Play button: into a waiting seek with the same options, or a new seek of ours
-    (then the lobby shows it waiting). The form's fields are the kind's options."""
+    """A Play button: into a waiting seek with the same options and time control, or a
+    new seek of ours (then the lobby shows it waiting). The form's fields are the kind's
+    options and the time control (10+5 when left out)."""
+    data = request.POST.copy()
+    data.setdefault("time_control", DEFAULT_SEEK)
+    form = SeekForm(data)
+    if not form.is_valid():
+        messages.error(request, first_error(form))
+        return redirect("games:index")
     try:
-        game, seek = quick_pair(request.user, options={"size": request.POST.get("size", 6)})
+        game, seek = quick_pair(request.user, options={"size": request.POST.get("size", 6)},
+                                time_control=form.cleaned_data["time_control"])
     except GameError as refused:
         messages.error(request, refused.message)
         return redirect("games:index")

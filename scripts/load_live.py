@@ -16,8 +16,9 @@ game's two players sit on different processes. Measured:
 - ack latency: turn sent -> the `turn` frame for that ply back on the sender's socket;
 - delivery latency: turn sent -> that `turn` frame on the opponent's socket;
 - server CPU per turn: the CPU seconds (from /proc) of the --server-pid processes plus every
-  PostgreSQL and Redis process on this machine, from just before the first socket opens to
-  after the last closes, over every turn acknowledged in that time.
+  PostgreSQL and Redis process on this machine over the measured window (every socket open,
+  after the ramp; before the drain), over the turns acknowledged in that window: the
+  steady cost of a turn, without the sockets' connects.
 
 At the end (no new turns after --duration; outstanding acks are awaited) it checks every
 game's stored turns (`/g/<id>/events?after=0`) against what the clients played and that
@@ -53,12 +54,11 @@ def percentile(values: list[float], p: float) -> float:
 SERVICE_NAMES = ("postgres", "redis-server")
 
 
-def cpu_seconds(pids: list[int]) -> dict[str, float]:
-    """CPU seconds so far of the ASGI processes `pids` and of PostgreSQL and Redis (every
-    process of theirs: PostgreSQL's backends come and go with connections, so a backend
-    that exits during the run loses its share, which is small with pooled connections)."""
+def cpu_seconds(pids: list[int]) -> dict[tuple[str, int], float]:
+    """CPU seconds so far, by (role, pid), of the ASGI processes `pids` and of every
+    PostgreSQL and Redis process."""
     ticks = os.sysconf("SC_CLK_TCK")
-    out = {"asgi": 0.0, "postgres": 0.0, "redis-server": 0.0}
+    out: dict[tuple[str, int], float] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -68,12 +68,22 @@ def cpu_seconds(pids: list[int]) -> dict[str, float]:
             continue
         name = stat[stat.index("(") + 1:stat.rindex(")")]
         fields = stat[stat.rindex(")") + 2:].split()
-        seconds = (int(fields[11]) + int(fields[12])) / ticks
-        if int(entry.name) in pids:
-            out["asgi"] += seconds
-        elif name in SERVICE_NAMES:
-            out[name] += seconds
+        pid = int(entry.name)
+        role = "asgi" if pid in pids else name if name in SERVICE_NAMES else None
+        if role is not None:
+            out[role, pid] = (int(fields[11]) + int(fields[12])) / ticks
     return out
+
+
+def cpu_used(before: dict[tuple[str, int], float], after: dict[tuple[str, int], float]
+             ) -> dict[str, float]:
+    """CPU seconds used between two readings, by role: a process that started meanwhile
+    counts from zero; one that exited meanwhile (a PostgreSQL backend of a connection
+    that closed) loses its share, which is small with kept connections."""
+    used = {"asgi": 0.0, "postgres": 0.0, "redis-server": 0.0}
+    for key, seconds in after.items():
+        used[key[0]] += seconds - before.get(key, 0.0)
+    return used
 
 
 def setup(games: int, size: int) -> list[dict]:
@@ -110,7 +120,6 @@ async def main() -> int:
     rng = random.Random(args.seed)
     tasks = []
     players: dict[str, list[Player]] = {}
-    cpu_before = cpu_seconds(args.server_pid)
     for i, (g, run) in enumerate(zip(games, runs, strict=True)):
         for j, side in enumerate(("blue", "orange")):
             server = urls[(i if args.route == "game" else 2 * i + j) % len(urls)]
@@ -120,15 +129,18 @@ async def main() -> int:
             tasks.append(asyncio.create_task(player.play()))
         await asyncio.sleep(args.ramp / len(games))
     started = time.perf_counter()
+    cpu_before, turns_before = cpu_seconds(args.server_pid), stats.turns
+    client_before = time.process_time()
     await asyncio.sleep(args.duration)
+    cpu_after, turns_after = cpu_seconds(args.server_pid), stats.turns
+    client_cpu = time.process_time() - client_before
     stop.set()
     elapsed = time.perf_counter() - started
     turns_in_window = stats.turns
     results = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
     failures = [r for r in results if isinstance(r, BaseException)]
-    cpu_after = cpu_seconds(args.server_pid)
-    cpu = {name: cpu_after[name] - cpu_before[name] for name in cpu_before}
-    all_turns = stats.turns
+    cpu = cpu_used(cpu_before, cpu_after)
+    window_turns = turns_after - turns_before
 
     lost = mismatched = unseen = 0
     missing_detail = []
@@ -165,9 +177,11 @@ async def main() -> int:
                         "max": round(max(stats.deliveries, default=0) * ms, 1)},
         "mean_ack_ms": round(statistics.fmean(stats.acks) * ms, 1) if stats.acks else None,
         "server_cpu_ms_per_turn": {
-            "turns_counted": all_turns,
-            **{name: round(ms * seconds / max(all_turns, 1), 3) for name, seconds in cpu.items()},
-            "total": round(ms * sum(cpu.values()) / max(all_turns, 1), 3),
+            "turns_counted": window_turns,
+            **{name: round(ms * seconds / max(window_turns, 1), 3)
+               for name, seconds in cpu.items()},
+            "total": round(ms * sum(cpu.values()) / max(window_turns, 1), 3),
+            "load_client": round(ms * client_cpu / max(window_turns, 1), 3),
         } if args.server_pid else None,
         "finished_games": sum(r.over for r in runs),
         "errors": stats.errors, "syncs": stats.syncs,

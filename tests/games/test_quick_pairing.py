@@ -43,3 +43,25 @@ def test_a_bad_size_or_a_visitor_changes_nothing(users, client):
     client.force_login(users["alice"])
     client.post("/play/quick", {"size": 11})
     assert not Challenge.objects.exists() and not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_it_pairs_only_the_same_time_control(users, client):
+    blitz = services.create_challenge(users["bob"], options={"size": 6}, time_control="3+2")
+    client.force_login(users["carol"])
+    client.post("/play/quick", {"size": 6, "time_control": "10+5"})
+    assert not Game.objects.exists()  # bob's 3+2 seek is not a 10+5 one
+    mine = Challenge.objects.get(creator=users["carol"])
+    assert mine.time_control == "10+5"
+    client.force_login(users["alice"])
+    client.post("/play/quick", {"size": 6, "time_control": "3+2"})
+    game = Game.objects.get()
+    assert Challenge.objects.get(id=blitz.id).game_id == game.id
+    assert game.time_control == "3+2"
+
+
+@pytest.mark.django_db
+def test_a_bad_time_control_changes_nothing(users, client):
+    client.force_login(users["alice"])
+    client.post("/play/quick", {"size": 6, "time_control": "2+0"})
+    assert not Challenge.objects.exists()

@@ -284,7 +284,8 @@ class SocketRow:
         return self.expect[role]
 
 
-GAME_MESSAGES = ("connect", "ping", "sync", "turn", "resign", "unknown")
+GAME_MESSAGES = ("connect", "ping", "sync", "turn", "resign", "spectators", "abort", "claim",
+                 "unknown")
 
 
 def _socket_rows() -> list[SocketRow]:
@@ -309,6 +310,16 @@ def _socket_rows() -> list[SocketRow]:
             row("resign", "error not_a_player",
                 player="error game_over" if over else "resigned",
                 opponent="error game_over" if over else "resigned"),
+            row("spectators", "spectators"),
+            # Each scene is before both players moved: a player may abort (not a Daily
+            # Challenge game); no opponent has been away 60 s, so a claim is refused.
+            row("abort", "error not_a_player",
+                player="error game_over" if over else
+                "error bad_request" if s.startswith("daily") else "ended",
+                opponent="error game_over" if over else "ended"),
+            row("claim", "error not_a_player",
+                player="error game_over" if over else "error bad_request",
+                opponent="error game_over" if over else "error bad_request"),
             row("unknown", "error bad_frame"),
         ]
     rows += [

@@ -127,9 +127,17 @@ async def run_game_cells(people, scenario: str, role: str) -> tuple[dict[str, st
             return {"type": "turn", "ply": scene.ply(), "token": scene.player_token()}
         if message == "resign":
             return {"type": "resign", "ply": scene.ply()}
+        if message == "spectators":
+            return {"type": "spectators"}
+        if message == "abort":
+            return {"type": "abort"}
+        if message == "claim":
+            return {"type": "claim", "result": "win"}
         return {"type": "no-such-frame"}
 
-    await session(["connect", "ping", "sync", "unknown"], frame_for)
+    await session(["connect", "ping", "sync", "spectators", "unknown"], frame_for)
+    await session(["abort"], frame_for)
+    await session(["claim"], frame_for)
     await session(["turn"], frame_for)  # each write in a scene of its own
     await session(["resign"], frame_for)
     return outcomes, leaks
