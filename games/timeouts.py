@@ -32,7 +32,7 @@ from typing import Any, TypeVar, cast
 from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
-from . import bots, clocks, finish
+from . import bots, clocks, finish, metrics
 from .broadcast import game_group, send_on_commit
 from .kinds import LiveGame
 from .models import Game, Seat
@@ -146,6 +146,7 @@ def flag(game_id: str) -> int | None:
                  "state": public_state(game, lg)}
         send_on_commit(game_group(game.id), frame)
         bots.send_task_on_commit(game)
+        transaction.on_commit(metrics.FLAGS.inc)
     log.info("game %s: seat %s ran out of time", game_id, seat)
     return seat
 

@@ -71,3 +71,15 @@ def test_cargobots_latency_is_observed_when_it_plays(users, settings):
     # Blue is CargoBot: its first turn was played by the (eager) task once committed.
     assert services.get_game(game.id).ply == 1
     assert value("cargo_bot_turn_latency_seconds_count") == count + 1
+
+
+def test_a_fallen_flag_is_counted_once(users):
+    from games import tasks
+    from tests.clocks.support import pass_time, start, timed_game
+
+    before = value("cargo_flags_fallen_total")
+    game = start(timed_game(users["alice"], users["bob"], "3+2"), users)
+    pass_time(game.id, 3 * 60 + 2)
+    assert tasks.flag_clocks() == [game.id]
+    assert tasks.flag_clocks() == []  # the next beat finds nothing
+    assert value("cargo_flags_fallen_total") == before + 1
