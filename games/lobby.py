@@ -25,7 +25,7 @@ from accounts.models import START_RATING
 from . import clocks, play
 from .actors import Actor
 from .broadcast import LOBBY_GROUP, send_on_commit, user_group
-from .kinds import KindError, get_kind
+from .kinds import GameKind, KindError, get_kind
 from .models import Challenge, Game
 from .protocol import Code, GameError, NotFound
 
@@ -63,6 +63,18 @@ def open_seeks() -> list[dict[str, Any]]:
     return [seek_info(c) for c in seeks.select_related("creator__player")[:100]]
 
 
+def _checked(kind: GameKind, options: dict[str, Any], time_control: str
+             ) -> tuple[dict[str, Any], str]:
+    """The kind's options and the `games.clocks` code of a time control ("" untimed), or
+    `bad_request` naming what is wrong."""
+    try:
+        options = kind.check_options(options)
+        control = clocks.parse(time_control)
+    except (KindError, ValueError) as e:
+        raise GameError(Code.BAD_REQUEST, str(e)) from None
+    return options, control.code if control else clocks.UNTIMED
+
+
 def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
                      public: bool = True, game_type: str = "cargo-connect",
                      time_control: str = "10+5") -> Challenge:
@@ -70,11 +82,7 @@ def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
     `color` is the creator's seat by name, or "random"; `time_control` a `games.clocks`
     code ("" untimed: the game will be casual)."""
     kind = get_kind(game_type)
-    try:
-        options = kind.check_options(options)
-        control = clocks.parse(time_control)
-    except (KindError, ValueError) as e:
-        raise GameError(Code.BAD_REQUEST, str(e)) from None
+    options, time_control = _checked(kind, options, time_control)
     keys = [kind.seat_key(i) for i in range(kind.seat_counts[0])]
     if color != RANDOM and color not in keys:
         raise GameError(Code.BAD_REQUEST,
@@ -83,7 +91,7 @@ def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
         challenge = Challenge.objects.create(
             creator=user, game_type=game_type, options=options, public=public,
             seat=None if color == RANDOM else keys.index(color), rules=kind.rules_version,
-            time_control=control.code if control else clocks.UNTIMED,
+            time_control=time_control,
         )
         if public:
             send_on_commit(LOBBY_GROUP, {"type": "seek_added", "seek": seek_info(challenge)})
@@ -138,12 +146,7 @@ def quick_pair(user: Any, *, options: dict[str, Any], time_control: str = "10+5"
     was taken, else (None, the seek made for them). A seek taken by someone else meanwhile
     is skipped."""
     kind = get_kind(game_type)
-    try:
-        options = kind.check_options(options)
-        control = clocks.parse(time_control)
-    except (KindError, ValueError) as e:
-        raise GameError(Code.BAD_REQUEST, str(e)) from None
-    time_control = control.code if control else clocks.UNTIMED
+    options, time_control = _checked(kind, options, time_control)
     candidates = (Challenge.objects.filter(
         public=True, status=Challenge.Status.OPEN, game_type=game_type,
         rules=kind.rules_version, options=options, time_control=time_control)
