@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 from prometheus_client import REGISTRY
 
+from tests.games.bot_support import eager  # noqa: F401  (fixture)
 from tests.games.support import Actor, receive_type, scripted_tokens
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,7 +63,7 @@ async def test_refusals_by_code_and_open_sockets(game, connect, settings):
     assert value("cargo_open_sockets", socket="game") == before_open
 
 
-def test_cargobots_latency_is_observed_when_it_plays(users, settings):
+def test_cargobots_latency_is_observed_when_it_plays(users, settings, eager):  # noqa: F811
     from games import services
 
     count = value("cargo_bot_turn_latency_seconds_count")
