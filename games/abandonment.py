@@ -26,8 +26,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import bots, clocks, finish, timeouts
-from .actors import Actor, seat_of
+from . import bots, clocks, finish, play, timeouts
+from .actors import Actor
 from .broadcast import game_group, send_on_commit
 from .kinds import LiveGame, Result
 from .models import Game, Seat
@@ -137,9 +137,7 @@ def state(game: Game, lg: LiveGame, at: dt.datetime, final: bool = True
 
 
 def _player_seat(game: Game, actor: Actor | None, what: str) -> int:
-    seat = seat_of(game, actor)
-    if seat is None:
-        raise GameError(Code.NOT_A_PLAYER, f"only the players may {what}", game.ply)
+    seat = play.seat_or_refuse(game, actor, what)
     if game.is_over:
         raise GameError(Code.GAME_OVER, "the game is over", game.ply)
     return seat

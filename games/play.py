@@ -96,7 +96,9 @@ class TurnResult:
         return self.delivery is not None and self.delivery.sent is True
 
 
-def _seat_or_refuse(game: Game, actor: Actor | None, what: str) -> int:
+def seat_or_refuse(game: Game, actor: Actor | None, what: str) -> int:
+    """The seat `actor` holds, or `not_a_player` (the one refusal of a decision by someone
+    without a seat: turns, resigns, rematches, aborts, claims)."""
     seat = seat_of(game, actor)
     if seat is None:
         # Nothing of the game (not even its ply): it may be hidden from them (games.access).
@@ -162,7 +164,7 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
         game = lock_game(game_id)
         if guard is not None and not guard.holds():
             raise SignedOut()
-        seat = _seat_or_refuse(game, actor, "play")
+        seat = seat_or_refuse(game, actor, "play")
         if ply < game.ply:
             turn = game.turns.filter(ply=ply).first()
             if turn is not None and turn.token == token and turn.seat == seat:
@@ -214,7 +216,7 @@ def resign(game_id: str, *, actor: Actor | None, ply: int | None = None) -> dict
     after their clock or their opponent's fell, the flag counts instead."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = _seat_or_refuse(game, actor, "resign")
+        seat = seat_or_refuse(game, actor, "resign")
         timeouts.refuse_if_fallen(game)
         return _resign(game, seat, Termination.RESIGNED)
 
@@ -259,7 +261,7 @@ def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
     group as a `rematch` frame."""
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = _seat_or_refuse(game, actor, "offer a rematch")
+        seat = seat_or_refuse(game, actor, "offer a rematch")
         if not game.is_over:
             raise GameError(Code.GAME_NOT_OVER, "a rematch is offered after the game", game.ply)
         if game.mode == Game.Mode.DAILY:  # its games are started by the Daily Challenge

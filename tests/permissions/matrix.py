@@ -157,6 +157,22 @@ REMATCH = _rows("games:rematch", "POST", {
     "daily-past": cells("403 not_a_player", player="400 bad_request"),
 }, writes=True)
 
+def _abandon(name: str, player_active: str, daily_active: str) -> list[ViewRow]:
+    """Abort and claim over HTTP (docs/clocks.md): the players' only; each scene is before
+    both players moved, so a player may abort it (not a Daily Challenge game) and no
+    opponent has been away long enough to claim."""
+    per = {}
+    for s in GAME_SCENARIOS:
+        over = s.endswith("-over") or s == "daily-past"
+        mine = "409 game_over" if over else daily_active if s.startswith("daily") \
+            else player_active
+        per[s] = cells("403 not_a_player", player=mine, opponent=mine)
+    return _rows(name, "POST", per, data=name.split(":")[1], writes=True)
+
+
+ABANDON = [*_abandon("games:abort", "allowed", "400 bad_request"),
+           *_abandon("games:claim", "400 bad_request", "400 bad_request")]
+
 GAME_VIEWS = [
     *_seen("games:game"),
     *_seen("games:record"),
@@ -171,6 +187,7 @@ GAME_VIEWS = [
     *_review("games:review", "POST", allowed="302 /g/", writes=True),
     *_review("games:review_json", "GET"),
     *_review("games:analysis", "GET", data="analysis"),
+    *ABANDON,
 ]
 
 MEMBERS_ONLY = cells("allowed", anonymous="sign-in")
@@ -182,6 +199,8 @@ LOBBY_VIEWS = [
     ViewRow("games:seeks_json", "GET", "site", cells("allowed")),
     ViewRow("games:create_seek", "POST", "site", MEMBERS_ONLY_FORM, allowed="302 /play/",
             data="seek", writes=True),
+    ViewRow("games:quick_play", "POST", "site", MEMBERS_ONLY_FORM, allowed="302 /play/",
+            data="quick", writes=True, note="joins a waiting seek or makes one"),
     ViewRow("games:create_bot_game", "POST", "site", cells("allowed"), allowed="302 /g/",
             data="bot", writes=True, note="a signed-out visitor gets a session: a guest"),
     ViewRow("games:challenge", "GET", "challenge", MEMBERS_ONLY,
@@ -219,6 +238,10 @@ PUZZLE_VIEWS = [
             writes=None),
     ViewRow("puzzles:figures", "POST", "site", cells("403 not_solved"), data="puzzle",
             note="after solving only (a member's record or a guest's proof)"),
+    ViewRow("puzzles:review_attempt", "POST", "site", cells("409 not_over"), data="puzzle",
+            note="a review once the attempt is over (docs/puzzles-site.md)"),
+    ViewRow("puzzles:review", "GET", "site", cells("404"), data="review_key",
+            note="a stored review by its key; none here"),
     ViewRow("puzzles:merge", "POST", "site",
             cells("allowed", anonymous="403 signed_out"), data="merge"),
 ]
@@ -226,6 +249,10 @@ PUZZLE_VIEWS = [
 SITE_VIEWS = [
     ViewRow("home", "GET", "site", cells("allowed")),
     ViewRow("healthz", "GET", "site", cells("allowed")),
+    ViewRow("metrics", "GET", "site", cells("404"),
+            note="off unless METRICS_ENABLED (then with its token, if one is set)"),
+    ViewRow("theme", "POST", "site", cells("allowed"), allowed="302 /", data="theme",
+            note="a cookie of the browser's, for anyone"),
     ViewRow("howto", "GET", "site", cells("allowed")),
     ViewRow("rankings:index", "GET", "site", cells("allowed")),
     ViewRow("accounts:user", "GET", "site", cells("allowed"), data="username"),

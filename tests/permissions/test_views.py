@@ -67,6 +67,8 @@ URL_KWARGS = {
 
 
 def url_of(row: matrix.ViewRow, scene: Scene) -> str:
+    if row.data == "review_key":
+        return reverse(row.name, kwargs={"key": "no-such-review"})
     if row.data == "email_key":
         return reverse(row.name, kwargs={"key": "no-such-key"})
     if row.data == "reset_key":
@@ -96,7 +98,13 @@ def request_data(row: matrix.ViewRow, scene: Scene) -> tuple[dict[str, Any] | st
     if kind == "analysis":
         return {"ply": 0, "line": ""}, None
     if kind == "seek":
-        return {"size": 5, "mode": "lobby", "color": "random"}, None
+        return {"size": 5, "mode": "lobby", "color": "random", "time_control": "10+5"}, None
+    if kind == "quick":
+        return {"size": 5, "time_control": "10+5"}, None
+    if kind == "theme":
+        return {"theme": "light"}, None
+    if kind == "claim":
+        return {"result": "win"}, None
     if kind == "bot":
         return {"level": "easy", "size": 5, "color": "blue"}, None
     if kind == "daily":
