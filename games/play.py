@@ -143,11 +143,7 @@ def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
     if lg.over:
         return None
     turn = Turn(game=game, ply=ply, token=token, seat=seat, events=events)
-    game.position = lg.position()
-    game.ply = lg.ply
-    game.tokens = list(lg.tokens)
-    fields = ["position", "ply", "tokens", *bots.after_change(game, lg),
-              *timeouts.charge(game, seat, lg)]
+    fields = _advanced(game, lg, seat)
     if not write_turn(game, fields, turn, guard if guard is not None and guard.in_sql
                       else None):
         return None
@@ -188,11 +184,7 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
         except KindError as e:
             raise GameError(Code.ILLEGAL, str(e), game.ply) from None
         turn = Turn.objects.create(game=game, ply=ply, token=token, seat=seat, events=events)
-        game.position = lg.position()
-        game.ply = lg.ply
-        game.tokens = list(lg.tokens)
-        fields = ["position", "ply", "tokens", *bots.after_change(game, lg),
-                  *timeouts.charge(game, seat, lg)]
+        fields = _advanced(game, lg, seat)
         if lg.over:
             finish.finish(game, lg, Termination.PLAYED_OUT, fields)
         else:
@@ -200,6 +192,16 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
         transaction.on_commit(lambda: warm.keep(game, lg))
         transaction.on_commit(lambda: metrics.turn_applied("locked"))
         return _sent(game, turn, lg)
+
+
+def _advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:
+    """After `seat`'s decision was applied to `lg`: the row's cache of the replay, whether
+    it now waits on a bot, its clocks; the fields to save (by either path)."""
+    game.position = lg.position()
+    game.ply = lg.ply
+    game.tokens = list(lg.tokens)
+    return ["position", "ply", "tokens", *bots.after_change(game, lg),
+            *timeouts.charge(game, seat, lg)]
 
 
 def _sent(game: Game, turn: Turn, lg: LiveGame) -> TurnResult:
