@@ -15,10 +15,16 @@ connection after collecting it fails when kombu restores the unacknowledged mess
 it, and a task that finishes across the reconnect is acknowledged over the old, dead
 channel. Here the first reconnects, and the second is a logged "Couldn't ack" (the message
 went with the old connection; delivered again, the task plays once).
+
+Back on the broker after losing it, the worker sends CargoBot's task again for every game
+waiting on it, as at start: Celery drops the tasks it had prefetched but not started when
+the connection goes (it counts on the broker delivering them again), and a Redis restarted
+without its data has forgotten them, as it has forgotten a task sent just before it went.
 """
 
 import logging
 import os
+import threading
 from typing import Any
 
 from celery import Celery
@@ -39,7 +45,10 @@ BROKER_RETRY_SECONDS = 1.0
 
 class PromptConsumer(Consumer):
     """Celery's consumer, trying a lost broker again every BROKER_RETRY_SECONDS, and
-    going on when closing the lost connection or acknowledging over it fails."""
+    going on when closing the lost connection or acknowledging over it fails, and
+    re-sending the waiting CargoBot turns once connected again."""
+
+    lost_broker = False
 
     def ensure_connected(self, conn: Any) -> Any:
         ensure = conn.ensure_connection
@@ -50,7 +59,12 @@ class PromptConsumer(Consumer):
             return ensure(*args, **kwargs)
 
         conn.ensure_connection = every_second
-        return super().ensure_connected(conn)
+        connected = super().ensure_connected(conn)
+        if self.lost_broker:
+            self.lost_broker = False
+            threading.Thread(target=resend_after_outage, name="bot-resend-after-outage",
+                             daemon=True).start()
+        return connected
 
     def update_strategies(self) -> None:
         # The task strategies pass these errors to each message's ack and reject, which
@@ -64,6 +78,7 @@ class PromptConsumer(Consumer):
             self.connection_errors = errors
 
     def on_connection_error_after_connected(self, exc: Exception) -> None:
+        self.lost_broker = True
         try:
             super().on_connection_error_after_connected(exc)
         except AttributeError as error:  # closing the collected connection (see above)
@@ -79,3 +94,17 @@ def resend_waiting_bot_turns(**kwargs: Any) -> None:
     from games.bots import sweep_bot_games
 
     sweep_bot_games(older_than=timedelta(0))
+
+
+def resend_after_outage() -> None:
+    """`resend_waiting_bot_turns` on a thread of its own after a broker outage: the database
+    may be down too, and the consumer must not wait on it."""
+    from django.db import connections
+
+    try:
+        resend_waiting_bot_turns()
+        log.warning("the broker answers again; CargoBot's waiting turns were re-sent")
+    except Exception:  # the sweep on the beat re-sends them later
+        log.exception("re-sending CargoBot's waiting turns after the broker outage failed")
+    finally:
+        connections.close_all()  # this thread's own

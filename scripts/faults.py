@@ -662,11 +662,16 @@ def servers(workdir: Path) -> Iterator[tuple[OwnRedis, OwnPostgres, Topology]]:
         redis.stop()
 
 
-async def trials(redis: OwnRedis, pg: OwnPostgres, top: Topology) -> list[Trial]:
+async def trials(redis: OwnRedis, pg: OwnPostgres, top: Topology,
+                 only: list[int] | None = None) -> list[Trial]:
+    """The trials in order (or the 1-based numbers in `only`, to repeat one)."""
     done = []
-    for run in (lambda: trial_kill_asgi(top), lambda: trial_restart_redis(top, redis),
-                lambda: trial_restart_postgres(top, pg), lambda: trial_kill_worker(top),
-                lambda: trial_second_beat(top)):
+    runs = (lambda: trial_kill_asgi(top), lambda: trial_restart_redis(top, redis),
+            lambda: trial_restart_postgres(top, pg), lambda: trial_kill_worker(top),
+            lambda: trial_second_beat(top))
+    for number, run in enumerate(runs, 1):
+        if only and number not in only:
+            continue
         started = time.perf_counter()
         trial = await run()
         trial.figures["trial_s"] = round(time.perf_counter() - started, 1)
@@ -679,6 +684,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", help="also write the figures to this file")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
+    ap.add_argument("--only", type=int, action="append",
+                    help="run only this trial (its number in the list above; repeatable)")
     args = ap.parse_args()
     ssl.create_default_context()  # fail early if TLS is unusable here
     workdir = Path(tempfile.mkdtemp(prefix="cargo-faults-"))
@@ -688,7 +695,7 @@ def main() -> int:
         with servers(workdir) as (redis, pg, top):
             top.run("start")
             django_setup(top.env)
-            done = asyncio.run(trials(redis, pg, top))
+            done = asyncio.run(trials(redis, pg, top, args.only))
     finally:
         if args.keep:
             print(f"work directory kept: {workdir}")
