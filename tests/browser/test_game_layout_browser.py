@@ -40,11 +40,16 @@ def screen(chromium_path: str, name: str) -> Iterator[Page]:
 
 
 def box(page: Page, selector: str) -> dict:
+    """The element's box, once it is rendered: the socket's first `state` frame draws the
+    panels again, and an element read just then has been replaced (no box) for a moment."""
     found = page.locator(selector)
-    expect(found).to_have_count(1)
-    result = found.bounding_box()
-    assert result is not None, f"{selector} is not rendered"
-    return result
+    for _ in range(50):
+        expect(found).to_have_count(1)
+        result = found.bounding_box()
+        if result is not None:
+            return result
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} is not rendered")
 
 
 def bottom(b: dict) -> float:
@@ -71,6 +76,7 @@ def test_panels_order_controls_in_view_and_marked_columns(game_id, chromium_path
             page.emulate_media(color_scheme=scheme)
             page.goto(f"{live_url}/g/{game_id}")
             expect(page.locator("[data-status-line]")).to_have_text("Your turn")
+            expect(page.locator("[data-connection]")).to_have_text("Live")
             page.mouse.move(0, 0)  # nothing hovered (on the phone, no pointer at all)
             height = SCREENS[size]["height"]
             assert page.evaluate("window.scrollY") == 0
