@@ -592,3 +592,77 @@ def play(p: Position, token: str, seat: int | None = None, events: Events = None
         play_turn(p, parse_turn(token), token, events)
     else:
         play_swap(p, parse_swap(token), token, events)
+
+
+# --- applying a turn already known to be legal ------------------------------------------
+
+_PARSED: dict[str, Turn] = {}
+#: At most this many parsed turns are kept; the cache then starts over.
+PARSED_CACHE = 50_000
+
+
+def play_unchecked(p: Position, token: str) -> None:
+    """Apply a turn token that :func:`play` would accept here, without checking it again.
+
+    For bots: they weigh each turn of :func:`legal` (or one whose legality does not depend
+    on the hidden parts, in another determinization of the same view) and replay the one
+    they keep. The position reached is exactly :func:`play`'s (the steps applied are the
+    same, in the same order; the property tests compare the two on every legal turn);
+    only the checks are skipped. A token :func:`play` would refuse leaves an undefined
+    position. Parsed tokens are kept in a dict: a token's :class:`Turn` depends on its
+    text alone and is immutable, so a cached one is as good as a new parse.
+    """
+    t = _PARSED.get(token)
+    if t is None:
+        t = parse_turn(token)
+        if len(_PARSED) >= PARSED_CACHE:
+            _PARSED.clear()
+        _PARSED[token] = t
+    seat = p.turn_seat()
+    i = seat - 1
+    if p.resigned[i]:
+        p.end_turn()
+        return
+    p.plans[i].pop(0)
+    if t.lost:
+        p.end_turn()
+        return
+    if t.special:
+        p.attach(seat, (1,), True)
+    pos = p.loc[i]
+    twins = tunnel_twins(p.board)
+    for ch in t.path:
+        pos = twins[pos] if ch == "t" else (pos + (1 if ch == ">" else -1)) % SPACES
+    p.loc[i] = pos
+    if t.driver:
+        p.driver_used = True
+    for f in t.pre:
+        p.fulfil(seat, f.contract, CONTRACTS[f.contract][0] if f.cars is None else f.cars)
+    a = t.action
+    if a is not None:
+        _apply(p, seat, a)
+    for f in t.post:
+        p.fulfil(seat, f.contract, CONTRACTS[f.contract][0] if f.cars is None else f.cars)
+    p.end_turn()
+
+
+def _apply(p: Position, seat: int, a: Action) -> None:
+    """The action's effect, as :func:`_act` applies it once its checks have passed."""
+    k = a.kind
+    if k == "a":
+        p.attach(seat, a.spots, False)
+    elif k == "u":
+        p.engine[seat - 1] += 1
+    elif k == "x":
+        p.exchange(seat)
+    elif k == "d":
+        p.uncouple(seat, a.spots)
+    elif k == "s":
+        p.sign(seat, a.choice)
+    elif k == "o":
+        p.reorder(a.space, a.cars)
+    else:
+        i = seat - 1
+        loc = p.loc[i]
+        p.loc[i] = p.twin(loc) if a.step == "t" else \
+            (loc + (1 if a.step == ">" else -1)) % SPACES
