@@ -282,7 +282,10 @@ class Bot:
         best = self.best_own.get(key) if key is not None else None
         if best is None:
             best_t, best_v = "", 0.0
+            seen: set[Outcome] = set()
             for t in self.candidates(p):
+                if _repeats(t, seen):
+                    continue
                 q = p.copy()
                 play_unchecked(q, t)
                 v = self.value(q, relative)
@@ -420,7 +423,10 @@ def _opponent_turn(bot: Bot, r: Position) -> None:
         mover = r.turn_seat()
         best_t, best_v = "", -1e9
         tf = time_left(r)
+        seen: set[Outcome] = set()
         for t in bot.candidates(r):
+            if _repeats(t, seen):
+                continue
             q = r.copy()
             play_unchecked(q, t)
             v = bot.worth(q, mover, tf, True, own=False)
@@ -428,6 +434,42 @@ def _opponent_turn(bot: Bot, r: Position) -> None:
                 best_t, best_v = t, v
         bot.best_other[key] = best_t
     play_unchecked(r, best_t)
+
+
+Outcome = tuple[bool, tuple[str, ...]]
+
+
+def outcome_key(token: str) -> Outcome | None:
+    """What a candidate turn does to the mover's holdings and the time left, when that
+    does not hang on the path: None when it does (an attach or exchange at the end).
+
+    Where the locomotive ends does not matter to the holdings, except when the action
+    takes cars there (attach ``a``, exchange ``x``). So two legal turns of one position
+    with the same special attach and the same steps after the path, leaving out extra
+    spaces ``e`` (they only move the locomotive), do the same to the holdings and to
+    what :func:`time_left` reads: the same fulfils, sign, upgrade or uncoupled train
+    positions. The path, the end space and the Driver's ``*`` are read by no value.
+    """
+    parts = token.partition(":")[2].split(".")
+    special = parts[0] == "^"
+    rest = parts[2:] if special else parts[1:]
+    if any(step[0] in "ax" for step in rest):
+        return None
+    return special, tuple(step for step in rest if step[0] != "e")
+
+
+def _repeats(token: str, seen: set[Outcome]) -> bool:
+    """Whether an earlier candidate (its outcome in ``seen``) does what this turn does to
+    the holdings and the time left (:func:`outcome_key`); else note this one. Its value
+    would be the same, and a later candidate never beats an earlier one of equal value
+    (the first best is kept), so a repeat need not be played."""
+    key = outcome_key(token)
+    if key is None:
+        return False
+    if key in seen:
+        return True
+    seen.add(key)
+    return False
 
 
 def _solo_turn_setup(p: Position, seat: int, card: str) -> None:
