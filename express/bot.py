@@ -38,6 +38,7 @@ import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from express.determinize import determinize, hidden_contracts
 from express.errors import ExpressError
@@ -102,8 +103,13 @@ def _cover(need: str, cars: str) -> int:
     return got
 
 
+@lru_cache(maxsize=1 << 14)
 def contract_potential(cid: str, yard: str, train: str, tf: float) -> float:
-    """The expected gain still to come from an open contract (its value and the -2 back)."""
+    """The expected gain still to come from an open contract (its value and the -2 back).
+
+    Remembered (``lru_cache``): it depends on its four immutable arguments alone, and a
+    seat's value asks it for every contract the view hides.
+    """
     need, value = CONTRACTS[cid]
     in_yard = _cover(need, yard)
     in_all = _cover(need, yard + train)
@@ -439,6 +445,11 @@ def _opponent_turn(bot: Bot, r: Position) -> None:
 Outcome = tuple[bool, tuple[str, ...]]
 
 
+_OUTCOMES: dict[str, Outcome | None] = {}
+#: At most this many outcome keys are kept; the cache then starts over.
+OUTCOME_CACHE = 20_000
+
+
 def outcome_key(token: str) -> Outcome | None:
     """What a candidate turn does to the mover's holdings and the time left, when that
     does not hang on the path: None when it does (an attach or exchange at the end).
@@ -462,8 +473,15 @@ def _repeats(token: str, seen: set[Outcome]) -> bool:
     """Whether an earlier candidate (its outcome in ``seen``) does what this turn does to
     the holdings and the time left (:func:`outcome_key`); else note this one. Its value
     would be the same, and a later candidate never beats an earlier one of equal value
-    (the first best is kept), so a repeat need not be played."""
-    key = outcome_key(token)
+    (the first best is kept), so a repeat need not be played. The keys are kept by
+    token: a key depends on the token's text alone."""
+    if token in _OUTCOMES:
+        key = _OUTCOMES[token]
+    else:
+        key = outcome_key(token)
+        if len(_OUTCOMES) >= OUTCOME_CACHE:
+            _OUTCOMES.clear()
+        _OUTCOMES[token] = key
     if key is None:
         return False
     if key in seen:

@@ -626,7 +626,7 @@ Steps = tuple[bool, str, bool, tuple[Step, ...]] | None
 
 _STEPS: dict[str, Steps] = {}
 #: At most this many read tokens are kept; the cache then starts over.
-STEPS_CACHE = 50_000
+STEPS_CACHE = 20_000
 
 
 def play_unchecked(p: Position, token: str) -> None:
