@@ -42,7 +42,7 @@ from functools import lru_cache
 
 from express.determinize import determinize, hidden_contracts
 from express.errors import ExpressError
-from express.moves import legal, movements, play_unchecked
+from express.moves import legal, legal_turns, movements, play_unchecked
 from express.notation import parse_position
 from express.position import Position
 from express.rules import CARD_CLASS, CARDS, CHARACTERS, COLOURS, CONTRACTS, SPACES
@@ -265,16 +265,10 @@ class Bot:
         return seq, v
 
     def candidates(self, p: Position) -> list[str]:
-        """The legal turns worth weighing, none whose legality hangs on hidden parts."""
-        out = []
-        for t in legal(p):
-            if ".o" in t or ".s2" in t or ".s0" in t:
-                continue
-            j = t.find(".s")
-            if j >= 0 and ".f" in t[j:]:
-                continue
-            out.append(t)
-        return out
+        """The legal turns worth weighing, none whose legality hangs on hidden parts
+        (``legal_turns(p, blind=True)``: no reorder, no sign but ``s1``, no fulfil after
+        a sign), in ``legal``'s order."""
+        return legal_turns(p, blind=True) if p.phase == "a" else legal(p)
 
     def greedy_turn(self, p: Position, relative: bool = False) -> float:
         """Play the best one-ply turn of the seat to move in place; return its value.

@@ -263,8 +263,15 @@ def legal(p: Position) -> list[str]:
     return []
 
 
-def legal_turns(p: Position) -> list[str]:
-    """Every legal turn of the seat to move in the action phase (fine point 6)."""
+def legal_turns(p: Position, *, blind: bool = False) -> list[str]:
+    """Every legal turn of the seat to move in the action phase (fine point 6).
+
+    ``blind`` (for bots that decide on a determinized view) leaves out the turns whose
+    legality hangs on what the view hides: reorders (their cars may have come from the
+    bag), any sign but ``s1`` (``s2`` is the same blind draw, ``s0`` does nothing) and
+    fulfils after a sign (they name the card drawn). The rest keep their sorted order:
+    the list is exactly the full one without those.
+    """
     seat = p.turn_seat()
     i = seat - 1
     if p.resigned[i]:
@@ -276,18 +283,18 @@ def legal_turns(p: Position) -> list[str]:
     if not moves:
         return [card + ":~"]
     out: list[str] = []
-    _turns_from(p, seat, moves, card + ":", out)
+    _turns_from(p, seat, moves, card + ":", out, blind)
     piece = p.board[p.loc[i]]
     if piece[0] == "X" and p.cars[piece] and len(p.train[i]) < p.capacity(seat):
         q = p.copy()
         q.attach(seat, (1,), True)
-        _turns_from(q, seat, moves, card + ":^.", out)
+        _turns_from(q, seat, moves, card + ":^.", out, blind)
     out.sort()
     return out
 
 
 def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], prefix: str,
-                out: list[str]) -> None:
+                out: list[str], blind: bool = False) -> None:
     i = seat - 1
     board = p.board
     train = p.train[i]
@@ -302,7 +309,7 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
     own = f"X{seat}"
     can_upgrade = p.engine[i] < 3
     common = [""]
-    for s, piece in enumerate(board):
+    for s, piece in enumerate(board if not blind else ()):
         cars = p.cars.get(piece)
         if cars and len(cars) >= 2:
             common += [f".o{s}={order}" for order in reorders(cars)]
@@ -312,7 +319,8 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
     deck = p.deck
     signs: list[str] = []
     if deck:
-        choices = ((1, deck[0]), (2, deck[1])) if len(deck) >= 2 else ((1, deck[0]), (0, ""))
+        choices: tuple[tuple[int, str], ...] = ((1, ""),) if blind else \
+            ((1, deck[0]), (2, deck[1])) if len(deck) >= 2 else ((1, deck[0]), (0, ""))
         for steps, left in options:
             if len(held) - steps.count(".f") > 1:
                 continue
