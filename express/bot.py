@@ -27,6 +27,13 @@ The levels (figures in docs/express-balance.md):
   search over all nine cards (an upgrade can make a higher card usable later in the round);
   characters by that plan search under each character.
 
+Speed never changes a decision. Within one decision the bot remembers seat values
+(:meth:`Bot.worth`) and the one-ply choices of the look-ahead and the plan search
+(:meth:`Bot.turn_key`), each under everything it reads; a one-ply loop skips a candidate
+that does to the holdings what an earlier one did (:func:`outcome_key`: its equal value
+could not win); turns it keeps are replayed with :func:`express.moves.play_unchecked`.
+The docstrings say why each is exact; the tests switch them off and compare.
+
 Tokens whose legality depends on hidden parts are never chosen: a reorder (``o``) can
 name cars refilled from the bag, and a fulfil after a sign names the card drawn. A sign
 keeps ``s1`` (``s1`` and ``s2`` are the same blind draw; ``s0`` does nothing).
