@@ -27,6 +27,13 @@ The levels (figures in docs/express-balance.md):
   search over all nine cards (an upgrade can make a higher card usable later in the round);
   characters by that plan search under each character.
 
+Speed never changes a decision. Within one decision the bot remembers seat values
+(:meth:`Bot.worth`) and the one-ply choices of the look-ahead and the plan search
+(:meth:`Bot.turn_key`), each under everything it reads; a one-ply loop skips a candidate
+that does to the holdings what an earlier one did (:func:`outcome_key`: its equal value
+could not win); turns it keeps are replayed with :func:`express.moves.play_unchecked`.
+The docstrings say why each is exact; the tests switch them off and compare.
+
 Tokens whose legality depends on hidden parts are never chosen: a reorder (``o``) can
 name cars refilled from the bag, and a fulfil after a sign names the card drawn. A sign
 keeps ``s1`` (``s1`` and ``s2`` are the same blind draw; ``s0`` does nothing).
@@ -38,10 +45,11 @@ import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from express.determinize import determinize, hidden_contracts
 from express.errors import ExpressError
-from express.moves import legal, movements, play
+from express.moves import legal, legal_turns, movements, play_unchecked
 from express.notation import parse_position
 from express.position import Position
 from express.rules import CARD_CLASS, CARDS, CHARACTERS, COLOURS, CONTRACTS, SPACES
@@ -102,8 +110,13 @@ def _cover(need: str, cars: str) -> int:
     return got
 
 
+@lru_cache(maxsize=1 << 14)
 def contract_potential(cid: str, yard: str, train: str, tf: float) -> float:
-    """The expected gain still to come from an open contract (its value and the -2 back)."""
+    """The expected gain still to come from an open contract (its value and the -2 back).
+
+    Remembered (``lru_cache``): it depends on its four immutable arguments alone, and a
+    seat's value asks it for every contract the view hides.
+    """
     need, value = CONTRACTS[cid]
     in_yard = _cover(need, yard)
     in_all = _cover(need, yard + train)
@@ -155,6 +168,9 @@ class Bot:
         self.rng = rng
         self.pool = hidden_contracts(view) if view.hidden is not None else []
         self.mine = set(view.open[seat - 1])
+        self.worths: dict[tuple[object, ...], float] = {}
+        self.best_own: dict[tuple[object, ...], tuple[str, float]] = {}  # greedy_turn
+        self.best_other: dict[tuple[object, ...], str] = {}  # _opponent_turn
 
     # --- values ---------------------------------------------------------------------
 
@@ -163,13 +179,37 @@ class Bot:
         lv = self.level
         tf = time_left(p)
         seat = self.seat
-        unknown = [c for c in p.open[seat - 1] if c not in self.mine]
-        v = seat_value(p, seat, tf, lv.full_eval, unknown, self.pool)
+        v = self.worth(p, seat, tf, lv.full_eval, own=True)
         if relative and lv.rel:
-            others = [seat_value(p, s, tf, lv.full_eval, p.open[s - 1])
+            others = [self.worth(p, s, tf, lv.full_eval, own=False)
                       for s in range(1, p.n + 1) if s != seat and not p.resigned[s - 1]]
             if others:
                 v -= lv.rel * max(others)
+        return v
+
+    def worth(self, p: Position, seat: int, tf: float, full: bool, own: bool) -> float:
+        """:func:`seat_value` of a seat, remembered for the rest of this decision.
+
+        ``own``: the bot's seat, whose contracts not in ``self.mine`` are unknown and
+        valued over ``self.pool``; otherwise every open contract is unknown and valued at
+        the mean (another seat's, as the bot sees them). The value reads only the seat's
+        yard, train, engine, fulfilled and open contracts, ``tf`` and ``full`` (``mine``
+        and ``pool`` are fixed for the bot's life), so that key gives back the very float
+        a new call would compute. The look-ahead and the plan search meet the same
+        holdings again and again (the other seats mostly stand still).
+        """
+        i = seat - 1
+        opened = p.open[i]
+        key = (seat, own, full, tf, p.yard[i], p.train[i], p.engine[i], tuple(p.done[i]),
+               tuple(opened))
+        v = self.worths.get(key)
+        if v is None:
+            if own:
+                unknown = [c for c in opened if c not in self.mine]
+                v = seat_value(p, seat, tf, full, unknown, self.pool)
+            else:
+                v = seat_value(p, seat, tf, full, opened)
+            self.worths[key] = v
         return v
 
     def sample(self) -> Position:
@@ -232,22 +272,63 @@ class Bot:
         return seq, v
 
     def candidates(self, p: Position) -> list[str]:
-        """The legal turns worth weighing, none whose legality hangs on hidden parts."""
-        out = []
-        for t in legal(p):
-            if ".o" in t or ".s2" in t or ".s0" in t:
-                continue
-            j = t.find(".s")
-            if j >= 0 and ".f" in t[j:]:
-                continue
-            out.append(t)
-        return out
+        """The legal turns worth weighing, none whose legality hangs on hidden parts
+        (``legal_turns(p, blind=True)``: no reorder, no sign but ``s1``, no fulfil after
+        a sign), in ``legal``'s order."""
+        return legal_turns(p, blind=True) if p.phase == "a" else legal(p)
 
     def greedy_turn(self, p: Position, relative: bool = False) -> float:
-        """Play the best one-ply turn of the seat to move in place; return its value."""
-        best_t, best_v = self.one_ply(p, relative)[0]
-        play(p, best_t)
-        return best_v
+        """Play the best one-ply turn of the seat to move in place; return its value.
+
+        The best turn is the first of the highest value in candidate order (the one
+        :meth:`one_ply`'s stable sort puts first). Without ``relative`` it is remembered
+        under :meth:`turn_key` for the rest of the decision (when the seat to move is the
+        bot's: :meth:`value` reads the bot's seat).
+        """
+        key = None if relative or p.turn_seat() != self.seat else self.turn_key(p)
+        best = self.best_own.get(key) if key is not None else None
+        if best is None:
+            best_t, best_v = "", 0.0
+            seen: set[Outcome] = set()
+            for t in self.candidates(p):
+                if _repeats(t, seen):
+                    continue
+                q = p.copy()
+                play_unchecked(q, t)
+                v = self.value(q, relative)
+                if not best_t or v > best_v:
+                    best_t, best_v = t, v
+            best = (best_t, best_v)
+            if key is not None:
+                self.best_own[key] = best
+        play_unchecked(p, best[0])
+        return best[1]
+
+    def turn_key(self, p: Position) -> tuple[object, ...]:
+        """What a plain one-ply choice of the seat to move reads, for :attr:`best_own`
+        (:meth:`greedy_turn` without ``relative``) and :attr:`best_other`
+        (:func:`_opponent_turn`).
+
+        The candidates (:meth:`candidates` drops every token whose legality hangs on the
+        deck's order) read the mover's card, engine, space, character, train, yard and
+        open contracts, the Driver's state, the board, the complexes' cars and whether
+        the deck is empty. Playing one changes only the mover's holdings, by those and
+        the deck's top contract (``s1`` keeps it); :func:`time_left`, before or after,
+        reads the round, the flags, the bag's length and the complexes' cars (a refill
+        takes from the bag, an empty bag sets the flags). The values compared read the
+        mover's holdings and that time left only. Nothing else (the bag's order, the
+        rest of the deck, the other seats' holdings and plans) reaches the choice, so
+        equal keys choose the same turn with the same value. The look-ahead's candidates
+        and the plan search's branches meet the same turns again and again. ``cars`` is
+        listed in its dict order, the same for every position of one decision (all are
+        copies of one parsed view).
+        """
+        i = p.turn_seat() - 1
+        return (i, p.phase, p.resigned[i], p.plans[i][0] if p.plans[i] else None,
+                p.engine[i], p.loc[i], p.chars[i], p.driver_used, p.board,
+                tuple(p.cars.values()), p.train[i], p.yard[i], tuple(p.open[i]),
+                tuple(p.done[i]), p.deck[0] if p.deck else None, len(p.bag), p.flag_e,
+                p.flag_l, p.round)
 
     def one_ply(self, p: Position, relative: bool = False) -> list[tuple[str, float]]:
         """Each candidate turn with the value of the position it leads to, best first."""
@@ -258,7 +339,7 @@ class Bot:
         scored = []
         for t in self.candidates(p):
             q = p.copy()
-            play(q, t)
+            play_unchecked(q, t)
             scored.append((t, self.value(q, relative), q))
         scored.sort(key=lambda tv: -tv[1])
         return scored
@@ -301,7 +382,7 @@ class Bot:
             q = p if d == 0 else self.sample()
             for j, t in enumerate(top):
                 r = q.copy()
-                play(r, t)
+                play_unchecked(r, t)
                 totals[j] += self.look_ahead(r)
         best = max(range(len(top)), key=lambda j: (totals[j], -j))
         return top[best]
@@ -339,17 +420,75 @@ class Bot:
 
 
 def _opponent_turn(bot: Bot, r: Position) -> None:
-    """Another seat's turn in a look-ahead: the one-ply policy with its own plain value."""
-    mover = r.turn_seat()
-    best_t, best_v = "", -1e9
-    tf = time_left(r)
-    for t in bot.candidates(r):
-        q = r.copy()
-        play(q, t)
-        v = seat_value(q, mover, tf, True, q.open[mover - 1])
-        if v > best_v:
-            best_t, best_v = t, v
-    play(r, best_t)
+    """Another seat's turn in a look-ahead: the one-ply policy with its own plain value.
+
+    The turn chosen is remembered under :meth:`Bot.turn_key` (why that is safe: there).
+    """
+    key = bot.turn_key(r)
+    best_t = bot.best_other.get(key)
+    if best_t is None:
+        mover = r.turn_seat()
+        best_t, best_v = "", -1e9
+        tf = time_left(r)
+        seen: set[Outcome] = set()
+        for t in bot.candidates(r):
+            if _repeats(t, seen):
+                continue
+            q = r.copy()
+            play_unchecked(q, t)
+            v = bot.worth(q, mover, tf, True, own=False)
+            if v > best_v:
+                best_t, best_v = t, v
+        bot.best_other[key] = best_t
+    play_unchecked(r, best_t)
+
+
+Outcome = tuple[bool, tuple[str, ...]]
+
+
+_OUTCOMES: dict[str, Outcome | None] = {}
+#: At most this many outcome keys are kept; the cache then starts over.
+OUTCOME_CACHE = 20_000
+
+
+def outcome_key(token: str) -> Outcome | None:
+    """What a candidate turn does to the mover's holdings and the time left, when that
+    does not hang on the path: None when it does (an attach or exchange at the end).
+
+    Where the locomotive ends does not matter to the holdings, except when the action
+    takes cars there (attach ``a``, exchange ``x``). So two legal turns of one position
+    with the same special attach and the same steps after the path, leaving out extra
+    spaces ``e`` (they only move the locomotive), do the same to the holdings and to
+    what :func:`time_left` reads: the same fulfils, sign, upgrade or uncoupled train
+    positions. The path, the end space and the Driver's ``*`` are read by no value.
+    """
+    parts = token.partition(":")[2].split(".")
+    special = parts[0] == "^"
+    rest = parts[2:] if special else parts[1:]
+    if any(step[0] in "ax" for step in rest):
+        return None
+    return special, tuple(step for step in rest if step[0] != "e")
+
+
+def _repeats(token: str, seen: set[Outcome]) -> bool:
+    """Whether an earlier candidate (its outcome in ``seen``) does what this turn does to
+    the holdings and the time left (:func:`outcome_key`); else note this one. Its value
+    would be the same, and a later candidate never beats an earlier one of equal value
+    (the first best is kept), so a repeat need not be played. The keys are kept by
+    token: a key depends on the token's text alone."""
+    if token in _OUTCOMES:
+        key = _OUTCOMES[token]
+    else:
+        key = outcome_key(token)
+        if len(_OUTCOMES) >= OUTCOME_CACHE:
+            _OUTCOMES.clear()
+        _OUTCOMES[token] = key
+    if key is None:
+        return False
+    if key in seen:
+        return True
+    seen.add(key)
+    return False
 
 
 def _solo_turn_setup(p: Position, seat: int, card: str) -> None:

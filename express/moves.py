@@ -204,18 +204,36 @@ def take(yard: str, cars: str) -> str | None:
 
 def fulfil_options(yard: str, contracts: list[str], manager: bool) -> list[tuple[str, str]]:
     """(written fulfil steps, yard left) for every choice of fulfils, none included."""
+    return list(_fulfil_table(yard, tuple(contracts), manager))
+
+
+_FULFILS: dict[tuple[str, tuple[str, ...], bool], tuple[tuple[str, str], ...]] = {}
+#: At most this many fulfil tables are kept; the cache then starts over.
+FULFIL_CACHE = 20_000
+
+
+def _fulfil_table(yard: str, contracts: tuple[str, ...],
+                  manager: bool) -> tuple[tuple[str, str], ...]:
+    """:func:`fulfil_options` as a tuple, remembered: it depends on its (immutable)
+    arguments alone, and every legal list asks it several times for the same yard."""
+    key = (yard, contracts, manager)
+    found = _FULFILS.get(key)
+    if found is not None:
+        return found
     opts = [("", yard)]
-    if len(yard) < 2 or not contracts:
-        return opts
-    for cid in sorted(contracts):
-        more = []
-        for steps, y in opts:
-            for cars, step in placements(cid, manager):
-                left = take(y, cars)
-                if left is not None:
-                    more.append((steps + step, left))
-        opts += more
-    return opts
+    if len(yard) >= 2 and contracts:
+        for cid in sorted(contracts):
+            more = []
+            for steps, y in opts:
+                for cars, step in placements(cid, manager):
+                    left = take(y, cars)
+                    if left is not None:
+                        more.append((steps + step, left))
+            opts += more
+    if len(_FULFILS) >= FULFIL_CACHE:
+        _FULFILS.clear()
+    found = _FULFILS[key] = tuple(opts)
+    return found
 
 
 # --- legal decisions ------------------------------------------------------------------------
@@ -245,8 +263,15 @@ def legal(p: Position) -> list[str]:
     return []
 
 
-def legal_turns(p: Position) -> list[str]:
-    """Every legal turn of the seat to move in the action phase (fine point 6)."""
+def legal_turns(p: Position, *, blind: bool = False) -> list[str]:
+    """Every legal turn of the seat to move in the action phase (fine point 6).
+
+    ``blind`` (for bots that decide on a determinized view) leaves out the turns whose
+    legality hangs on what the view hides: reorders (their cars may have come from the
+    bag), any sign but ``s1`` (``s2`` is the same blind draw, ``s0`` does nothing) and
+    fulfils after a sign (they name the card drawn). The rest keep their sorted order:
+    the list is exactly the full one without those.
+    """
     seat = p.turn_seat()
     i = seat - 1
     if p.resigned[i]:
@@ -258,18 +283,18 @@ def legal_turns(p: Position) -> list[str]:
     if not moves:
         return [card + ":~"]
     out: list[str] = []
-    _turns_from(p, seat, moves, card + ":", out)
+    _turns_from(p, seat, moves, card + ":", out, blind)
     piece = p.board[p.loc[i]]
     if piece[0] == "X" and p.cars[piece] and len(p.train[i]) < p.capacity(seat):
         q = p.copy()
         q.attach(seat, (1,), True)
-        _turns_from(q, seat, moves, card + ":^.", out)
+        _turns_from(q, seat, moves, card + ":^.", out, blind)
     out.sort()
     return out
 
 
 def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], prefix: str,
-                out: list[str]) -> None:
+                out: list[str], blind: bool = False) -> None:
     i = seat - 1
     board = p.board
     train = p.train[i]
@@ -284,16 +309,19 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
     own = f"X{seat}"
     can_upgrade = p.engine[i] < 3
     common = [""]
-    for s, piece in enumerate(board):
+    for s, piece in enumerate(board if not blind else ()):
         cars = p.cars.get(piece)
         if cars and len(cars) >= 2:
             common += [f".o{s}={order}" for order in reorders(cars)]
-    fulfils = [steps for steps, _ in fulfil_options(yard, held, manager)]
+    held_t = tuple(held)
+    options = _fulfil_table(yard, held_t, manager)
+    fulfils = [steps for steps, _ in options]
     deck = p.deck
     signs: list[str] = []
     if deck:
-        choices = ((1, deck[0]), (2, deck[1])) if len(deck) >= 2 else ((1, deck[0]), (0, ""))
-        for steps, left in fulfil_options(yard, held, manager):
+        choices: tuple[tuple[int, str], ...] = ((1, ""),) if blind else \
+            ((1, deck[0]), (2, deck[1])) if len(deck) >= 2 else ((1, deck[0]), (0, ""))
+        for steps, left in options:
             if len(held) - steps.count(".f") > 1:
                 continue
             for choice, kept in choices:
@@ -301,7 +329,7 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
                 signs.append(signed)
                 if kept:
                     signs += [signed + more for more, _ in
-                              fulfil_options(left, [kept], manager)[1:]]
+                              _fulfil_table(left, (kept,), manager)[1:]]
     # Suffixes open at every end space, with their fulfils: none, reorders, signs.
     shared = [a + f for a in common for f in fulfils] + signs
     for end, path, _driver in moves:
@@ -340,7 +368,7 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
                 off = "".join(train[q - 1] for q in pos)
                 step = head + ".d" + "".join(map(str, pos))
                 new_yard = sort_cars(yard + off)
-                out += [step + more for more, _ in fulfil_options(new_yard, held, manager)]
+                out += [step + more for more, _ in _fulfil_table(new_yard, held_t, manager)]
         out += [head + a + f for a in acts for f in fulfils]
 
 
@@ -592,3 +620,113 @@ def play(p: Position, token: str, seat: int | None = None, events: Events = None
         play_turn(p, parse_turn(token), token, events)
     else:
         play_swap(p, parse_swap(token), token, events)
+
+
+# --- applying a turn already known to be legal ------------------------------------------
+
+#: One step after the path, read for :func:`play_unchecked`: (kind, text, text, numbers),
+#: ``("f", id, cars, ())``, ``("a" or "d", "", "", spots)``, ``("s", "", "", (choice,))``,
+#: ``("o", cars, "", (space,))``, ``("e", step, "", ())``, ``("u" or "x", "", "", ())``.
+Step = tuple[str, str, str, tuple[int, ...]]
+#: A turn token read for :func:`play_unchecked`: None for a lost turn, else (special
+#: attach, path without ``*``, Driver used, the steps after the path in written order).
+Steps = tuple[bool, str, bool, tuple[Step, ...]] | None
+
+_STEPS: dict[str, Steps] = {}
+#: At most this many read tokens are kept; the cache then starts over.
+STEPS_CACHE = 20_000
+
+
+def play_unchecked(p: Position, token: str) -> None:
+    """Apply a turn token that :func:`play` accepts here, without checking it again.
+
+    For bots: they weigh each turn of :func:`legal` (or one whose legality does not depend
+    on the hidden parts, in another determinization of the same view) and replay the one
+    they keep. The position reached is exactly :func:`play`'s: the same steps in the same
+    order (a token ``play`` accepts writes fulfils before its action only when that is a
+    sign, which is also the order ``play`` applies them in); only the checks are skipped
+    (the property tests compare the two on every legal turn). A token ``play`` would
+    refuse leaves an undefined position. Read tokens are kept in a dict: what a token
+    says depends on its text alone.
+    """
+    if token in _STEPS:
+        steps = _STEPS[token]
+    else:
+        steps = _read_steps(token)
+        if len(_STEPS) >= STEPS_CACHE:
+            _STEPS.clear()
+        _STEPS[token] = steps
+    seat = p.turn_seat()
+    i = seat - 1
+    if p.resigned[i]:
+        p.end_turn()
+        return
+    p.plans[i].pop(0)
+    if steps is None:
+        p.end_turn()
+        return
+    special, path, driver, rest = steps
+    if special:
+        p.attach(seat, (1,), True)
+    pos = p.loc[i]
+    if path:
+        twins = tunnel_twins(p.board)
+        for ch in path:
+            pos = twins[pos] if ch == "t" else (pos + (1 if ch == ">" else -1)) % SPACES
+    p.loc[i] = pos
+    if driver:
+        p.driver_used = True
+    for step in rest:
+        _apply(p, seat, step)
+    p.end_turn()
+
+
+def _read_steps(token: str) -> Steps:
+    """What a turn token (one :func:`parse_turn` reads) does, for :func:`play_unchecked`."""
+    _card, _, written = token.partition(":")
+    if written == "~":
+        return None
+    parts = written.split(".")
+    special = parts[0] == "^"
+    if special:
+        parts = parts[1:]
+    path = parts[0]
+    rest: list[Step] = []
+    for step in parts[1:]:
+        k, arg = step[0], step[1:]
+        if k == "f":
+            cid, _, cars = arg.partition("=")
+            rest.append(("f", cid, sort_cars(cars) if cars else CONTRACTS[cid][0], ()))
+        elif k in "ad":
+            rest.append((k, "", "", tuple(int(c) for c in arg)))
+        elif k == "s":
+            rest.append(("s", "", "", (int(arg),)))
+        elif k == "o":
+            space, _, cars = arg.partition("=")
+            rest.append(("o", cars, "", (int(space),)))
+        else:  # u x, or e with its step
+            rest.append((k, arg, "", ()))
+    return special, path.rstrip("*"), path.endswith("*"), tuple(rest)
+
+
+def _apply(p: Position, seat: int, step: Step) -> None:
+    """One step after the path, as :func:`play_turn` applies it once its checks pass."""
+    k, text, more, numbers = step
+    if k == "f":
+        p.fulfil(seat, text, more)
+    elif k == "a":
+        p.attach(seat, numbers, False)
+    elif k == "d":
+        p.uncouple(seat, numbers)
+    elif k == "u":
+        p.engine[seat - 1] += 1
+    elif k == "x":
+        p.exchange(seat)
+    elif k == "s":
+        p.sign(seat, numbers[0])
+    elif k == "o":
+        p.reorder(numbers[0], text)
+    else:
+        i = seat - 1
+        loc = p.loc[i]
+        p.loc[i] = p.twin(loc) if text == "t" else (loc + (1 if text == ">" else -1)) % SPACES

@@ -179,7 +179,7 @@ class Position:
         return CAPACITY[self.engine[seat - 1]]
 
     def complex_cars(self) -> int:
-        return sum(len(c) for c in self.cars.values())
+        return sum(map(len, self.cars.values()))
 
     def seat_to_pick(self) -> int:
         """Rule 19: the first seat in turn order that is not dormant and holds no character."""

@@ -185,3 +185,63 @@ def test_the_bot_command_refuses_a_finished_game() -> None:
     out = _cli(["bot", "--level", "easy", "--seed", "1", "--seat", "1"],
                record("1. Lo Dr En | resign1 resign3"))
     assert out.returncode == 2 and "no decision" in json.loads(out.stdout)["error"]
+
+
+def test_hard_remembers_nothing_that_changes_a_decision(monkeypatch) -> None:
+    """The per-decision memos (turn choices, seat values) and the candidates skipped as
+    repeats are speed only: with them switched off, Hard makes the same decisions (in a
+    Hard game, where the look-ahead meets the positions the memos are for)."""
+    from express import bot
+
+    game = Game.new(3, 2026)
+    views = []
+    while game.position.round <= 2:
+        seat = game.to_move()[0]
+        views.append((game.view(seat), seat))
+        token = choose(views[-1][0], "hard", 1, seat)
+        if game.position.phase == "p":
+            game.commit(seat, token)
+        else:
+            game.play(token)
+    kept = [choose(v, "hard", 1, s) for v, s in views]
+
+    def worth(self, p, seat, tf, full, own):  # type: ignore[no-untyped-def]
+        opened = p.open[seat - 1]
+        unknown = [c for c in opened if c not in self.mine] if own else opened
+        return bot.seat_value(p, seat, tf, full, unknown, self.pool if own else ())
+
+    monkeypatch.setattr(bot.Bot, "turn_key", lambda self, p: (object(),))
+    monkeypatch.setattr(bot.Bot, "worth", worth)
+    monkeypatch.setattr(bot, "_repeats", lambda token, seen: False)
+    assert [choose(v, "hard", 1, s) for v, s in views] == kept
+
+
+def test_turns_taken_for_repeats_do_the_same_to_the_holdings_and_the_time_left() -> None:
+    """What ``_repeats`` skips: over random positions, candidates of one outcome key leave
+    the mover's holdings and the time left alike."""
+    from express import bot
+    from express.moves import play_unchecked
+
+    rng = random.Random(23)
+    repeats = 0
+    for _ in range(60):
+        g = random_game(rng, stop=0.01, resign=0.002)
+        p = g.position
+        if p.phase != "a":
+            continue
+        b = bot.Bot(bot.HARD, p, p.turn_seat(), random.Random(1))
+        i = p.turn_seat() - 1
+        first: dict[bot.Outcome, tuple[object, ...]] = {}
+        for t in b.candidates(p):
+            q = p.copy()
+            play_unchecked(q, t)
+            outcome = (q.train[i], q.yard[i], q.open[i], q.done[i], q.engine[i],
+                       bot.time_left(q))
+            key = bot.outcome_key(t)
+            if key is None:
+                continue
+            if key in first:
+                assert outcome == first[key], t
+                repeats += 1
+            first.setdefault(key, outcome)
+    assert repeats > 100

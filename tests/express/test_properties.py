@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from express import ExpressError, Game, format_position, parse_position
-from express.moves import legal, movements, play, walk_path
+from express.moves import legal, legal_turns, movements, play, play_unchecked, walk_path
 from express.rules import CARD_STEPS, COLOURS
 from tests.express.support import random_game
 
@@ -123,3 +123,38 @@ def test_a_refused_decision_changes_nothing(seed: int) -> None:
             assert format_position(g.position) == before
         else:
             assert bad in ("A1:~", "-:~") or g.position.phase == "p"  # it happened to be legal
+
+
+def _blind(token: str) -> bool:
+    """A turn whose legality hangs on nothing a view hides: no reorder, no sign but s1,
+    no fulfil after the sign."""
+    if ".o" in token or ".s2" in token or ".s0" in token:
+        return False
+    j = token.find(".s")
+    return j < 0 or ".f" not in token[j:]
+
+
+@settings(max_examples=20, deadline=None)
+@given(SEEDS)
+def test_play_unchecked_reaches_the_position_play_reaches(seed: int) -> None:
+    """The bots' unchecked replay of a legal turn: every listed turn, whole random games
+    (dormant seats and lost turns included), the same position as the checked play; and
+    the bots' blind list is the full one without the turns that hang on hidden parts."""
+    rng = random.Random(seed)
+    g = random_game(rng, resign=0.004, stop=0.004)
+    while not g.over:
+        p = g.position
+        if p.phase == "a":
+            options = legal(p)
+            for t in options:
+                a, b = p.copy(), p.copy()
+                play(a, t)
+                play_unchecked(b, t)
+                assert a == b, (format_position(p), t)
+            assert legal_turns(p, blind=True) == [t for t in options if _blind(t)]
+            g.play(rng.choice(options))
+        elif p.phase == "p":
+            seat = p.to_move()[0]
+            g.commit(seat, "".join(rng.sample(["A1", "A2", "A3", "B3", "B4", "D"], 3)))
+        else:
+            g.play(rng.choice(g.legal()))
