@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from . import clocks, metrics, play
+from . import broadcast, clocks, metrics, play
 from .actors import Actor
 from .kinds import LiveGame, get_kind
 from .models import Game
@@ -95,7 +95,8 @@ def send_task_on_commit(game: Game) -> None:
     game_id, ply = game.id, game.ply
     # A broker that is down must not fail the human's committed turn: the task is kept and
     # sent as soon as the broker answers (`resend`). In the embedded default it runs here.
-    transaction.on_commit(lambda: send_or_keep(game_id, ply))
+    # After the frames of the change: a quick worker's reply must not overtake them.
+    transaction.on_commit(lambda: broadcast.after_sends(lambda: send_or_keep(game_id, ply)))
 
 
 class Resender:

@@ -15,7 +15,9 @@ not.
 A service called from a socket runs on a worker thread; its sends are collected there
 (`collected`) and sent by the socket on the event loop once the service returns, so the
 thread (and the game's warm copy it holds) is not kept waiting on Redis, and the sends keep
-their order.
+their order. What must follow the frames (`after_sends`: sending CargoBot's task, whose
+worker may broadcast the bot's reply within milliseconds) waits in the outbox too, and is
+run once its frames are sent, so a page never gets the reply before the turn it answers.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ class Outbox:
     """Sends collected on a worker thread, for the event loop to send (`collected`)."""
 
     messages: list[tuple[str, dict[str, Any], Delivery | None]] = field(default_factory=list)
+    after: list[Callable[[], None]] = field(default_factory=list)  # once `messages` are sent
 
     async def send(self) -> None:
         for group, message, delivery in self.messages:
@@ -163,6 +166,16 @@ def send_message(group: str, message: dict[str, Any], delivery: Delivery | None 
         outbox.messages.append((group, message, delivery))
         return None
     return async_to_sync(asend_message)(group, message)
+
+
+def after_sends(callback: Callable[[], None]) -> None:
+    """Run `callback` after the frames sent so far: now, or inside `collected` once the
+    caller has sent its outbox (the caller runs `Outbox.after` off the event loop)."""
+    outbox: Outbox | None = getattr(_local, "outbox", None)
+    if outbox is None:
+        callback()
+    else:
+        outbox.after.append(callback)
 
 
 def send_to_group(group: str, frame: dict[str, Any], delivery: Delivery | None = None,

@@ -122,16 +122,25 @@ def _kept_connection(func: Callable[..., Any]) -> Callable[..., Any]:
 def service(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     """A service call that may broadcast, run by `db`: the frames it sends are collected
     on its thread and sent here, on the event loop, once it returns (games/broadcast.py),
-    also when it raised after a commit."""
+    also when it raised after a commit. What must follow those frames (`after_sends`:
+    CargoBot's task) is run next, as a service call of its own (in the embedded default the
+    bot plays there, and its frames are sent the same way)."""
 
     async def call(*args: Any, **kwargs: Any) -> Any:
         result, outbox, error = await db(broadcast.collected(func))(*args, **kwargs)
         await outbox.send()
+        if outbox.after:
+            await service(_run_all)(outbox.after)
         if error is not None:
             raise error
         return result
 
     return call
+
+
+def _run_all(callbacks: list[Callable[[], None]]) -> None:
+    for callback in callbacks:
+        callback()
 
 
 def close_db_threads(timeout: float = 10.0) -> None:

@@ -134,3 +134,37 @@ def test_sends_from_a_socket_call_are_collected_and_keep_their_order(game, users
     assert [m["ply"] for _, m, _ in outbox.messages] == [1, 2]
     assert [m["revision"] for _, m, _ in outbox.messages] == [1, 2]
     assert all(d is not None and d.sent is None for _, _, d in outbox.messages)
+
+
+
+def test_cargobot_s_task_is_sent_after_the_turn_s_frame(users, monkeypatch):
+    """A quick worker broadcasts the bot's reply within milliseconds: from a socket, the
+    bot's task waits in the outbox until the human's turn frame has been sent (CI once saw
+    the reply arrive first)."""
+    from asgiref.sync import async_to_sync
+
+    from games import bots, broadcast, consumers
+    from tests.games.support import new_bot_game
+
+    happened = []
+    monkeypatch.setattr(bots, "enqueue_bot_turn",
+                        lambda game_id, ply, **options: happened.append(("task", ply)))
+
+    async def group_send(group, message):
+        happened.append(("frame", message["ply"]))
+        return True
+
+    monkeypatch.setattr(broadcast, "asend_message", group_send)
+    game = new_bot_game(users["alice"], color="blue")
+    alice = Actor.of_user(users["alice"])
+
+    run = broadcast.collected(lambda: services.apply_turn(game.id, actor=alice, ply=0,
+                                                          token=TOKENS[0]))
+    _, outbox, error = run()
+    assert error is None and happened == []  # collected: neither the frame nor the task
+    assert [m["ply"] for _, m, _ in outbox.messages] == [1] and len(outbox.after) == 1
+
+    another = new_bot_game(users["alice"], color="blue")
+    async_to_sync(consumers.service(services.apply_turn))(another.id, actor=alice, ply=0,
+                                                          token=TOKENS[0])
+    assert happened == [("frame", 1), ("task", 1)]
