@@ -179,8 +179,8 @@ if REDIS_URL and urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "default": {  # channels_redis's pub/sub layer, its group sends pipelined
+            "BACKEND": "cargosite.channel_layer.PipelinedPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": "cargo"},
         }
     }

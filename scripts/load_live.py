@@ -56,7 +56,10 @@ SERVICE_NAMES = ("postgres", "redis-server")
 
 def cpu_seconds(pids: list[int]) -> dict[tuple[str, int], float]:
     """CPU seconds so far, by (role, pid), of the ASGI processes `pids` and of every
-    PostgreSQL and Redis process."""
+    PostgreSQL and Redis process. A service process's count includes its children that
+    have exited (cutime, cstime): PostgreSQL's autovacuum workers and any backend that
+    closed run and exit inside the window, and their CPU reaches only the postmaster's
+    count once it has reaped them."""
     ticks = os.sysconf("SC_CLK_TCK")
     out: dict[tuple[str, int], float] = {}
     for entry in Path("/proc").iterdir():
@@ -71,7 +74,8 @@ def cpu_seconds(pids: list[int]) -> dict[tuple[str, int], float]:
         pid = int(entry.name)
         role = "asgi" if pid in pids else name if name in SERVICE_NAMES else None
         if role is not None:
-            out[role, pid] = (int(fields[11]) + int(fields[12])) / ticks
+            reaped = int(fields[13]) + int(fields[14]) if role != "asgi" else 0
+            out[role, pid] = (int(fields[11]) + int(fields[12]) + reaped) / ticks
     return out
 
 

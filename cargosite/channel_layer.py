@@ -1,0 +1,72 @@
+"""The channel layer over Redis with several deployments' ASGI processes: channels_redis's
+pub/sub layer, with its group sends pipelined.
+
+channels_redis 4.3's `RedisPubSubChannelLayer` publishes each group message under one
+`asyncio.Lock` per Redis host, awaiting its reply before the next may go: every publish of
+a process waits for the one before it, one round trip (and one turn of a busy event loop)
+each. Here a process's group sends to one host are queued and sent by one task, all that
+are waiting at once in one pipeline (`PUBLISH`, `PUBLISH`, … then one read of the
+replies): in order, as before, and each caller still learns whether its message went
+(the turn's sender is acknowledged directly when the group did not get the frame,
+games/broadcast.py).
+
+It reads two attributes of channels_redis's per-loop layer (`_get_shard`, and the shard's
+`_ensure_redis`/`_redis`); requirements.txt pins the version it was written against.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from channels_redis.pubsub import RedisPubSubChannelLayer
+
+
+class _Publisher:
+    """One host's queue of (channel, data, future), sent in pipelines by one task."""
+
+    def __init__(self, shard: Any) -> None:
+        self.shard = shard
+        self.waiting: list[tuple[str, bytes, asyncio.Future[None]]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def publish(self, channel: str, data: bytes) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.append((channel, data, done))
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
+        await done
+
+    async def run(self) -> None:
+        while self.waiting:
+            batch, self.waiting = self.waiting, []
+            try:
+                self.shard._ensure_redis()
+                async with self.shard._redis.pipeline(transaction=False) as pipe:
+                    for channel, data, _ in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except Exception as error:  # Redis down: each caller counts its failure
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+            else:
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
+
+class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):
+    """`RedisPubSubChannelLayer` whose `group_send` goes through a `_Publisher` per host,
+    kept on channels_redis's per-loop layer (which it drops when its loop closes);
+    everything else is channels_redis's."""
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        layer = self._get_layer()
+        channel = layer._get_group_channel_name(group)
+        shard = layer._get_shard(channel)
+        publishers: dict[int, _Publisher] = layer.__dict__.setdefault("cargo_publishers", {})
+        publisher = publishers.get(id(shard))
+        if publisher is None or publisher.shard is not shard:
+            publisher = publishers[id(shard)] = _Publisher(shard)
+        await publisher.publish(channel, self.serialize(message))
