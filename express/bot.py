@@ -43,12 +43,13 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from express.determinize import determinize, hidden_contracts
 from express.errors import ExpressError
+from express.memo import Memo
 from express.moves import legal, legal_turns, movements, play_unchecked
 from express.notation import parse_position
 from express.position import Position
@@ -277,6 +278,23 @@ class Bot:
         a sign), in ``legal``'s order."""
         return legal_turns(p, blind=True) if p.phase == "a" else legal(p)
 
+    def best_candidate(self, p: Position, score: Callable[[Position], float]
+                       ) -> tuple[str, float]:
+        """The first candidate turn of the highest `score` (of the position it leads to),
+        with that score; a candidate that repeats an earlier one's outcome is skipped (it
+        would score the same, and an equal score never beats the first)."""
+        best_t, best_v = "", 0.0
+        seen: set[Outcome] = set()
+        for t in self.candidates(p):
+            if _repeats(t, seen):
+                continue
+            q = p.copy()
+            play_unchecked(q, t)
+            v = score(q)
+            if not best_t or v > best_v:
+                best_t, best_v = t, v
+        return best_t, best_v
+
     def greedy_turn(self, p: Position, relative: bool = False) -> float:
         """Play the best one-ply turn of the seat to move in place; return its value.
 
@@ -288,17 +306,7 @@ class Bot:
         key = None if relative or p.turn_seat() != self.seat else self.turn_key(p)
         best = self.best_own.get(key) if key is not None else None
         if best is None:
-            best_t, best_v = "", 0.0
-            seen: set[Outcome] = set()
-            for t in self.candidates(p):
-                if _repeats(t, seen):
-                    continue
-                q = p.copy()
-                play_unchecked(q, t)
-                v = self.value(q, relative)
-                if not best_t or v > best_v:
-                    best_t, best_v = t, v
-            best = (best_t, best_v)
+            best = self.best_candidate(p, lambda q: self.value(q, relative))
             if key is not None:
                 self.best_own[key] = best
         play_unchecked(p, best[0])
@@ -427,18 +435,8 @@ def _opponent_turn(bot: Bot, r: Position) -> None:
     key = bot.turn_key(r)
     best_t = bot.best_other.get(key)
     if best_t is None:
-        mover = r.turn_seat()
-        best_t, best_v = "", -1e9
-        tf = time_left(r)
-        seen: set[Outcome] = set()
-        for t in bot.candidates(r):
-            if _repeats(t, seen):
-                continue
-            q = r.copy()
-            play_unchecked(q, t)
-            v = bot.worth(q, mover, tf, True, own=False)
-            if v > best_v:
-                best_t, best_v = t, v
+        mover, tf = r.turn_seat(), time_left(r)
+        best_t, _ = bot.best_candidate(r, lambda q: bot.worth(q, mover, tf, True, own=False))
         bot.best_other[key] = best_t
     play_unchecked(r, best_t)
 
@@ -446,9 +444,9 @@ def _opponent_turn(bot: Bot, r: Position) -> None:
 Outcome = tuple[bool, tuple[str, ...]]
 
 
-_OUTCOMES: dict[str, Outcome | None] = {}
-#: At most this many outcome keys are kept; the cache then starts over.
+#: At most this many outcome keys are kept; the memo then starts over.
 OUTCOME_CACHE = 20_000
+_OUTCOMES: Memo[str, Outcome | None] = Memo(OUTCOME_CACHE)
 
 
 def outcome_key(token: str) -> Outcome | None:
@@ -476,13 +474,7 @@ def _repeats(token: str, seen: set[Outcome]) -> bool:
     would be the same, and a later candidate never beats an earlier one of equal value
     (the first best is kept), so a repeat need not be played. The keys are kept by
     token: a key depends on the token's text alone."""
-    if token in _OUTCOMES:
-        key = _OUTCOMES[token]
-    else:
-        key = outcome_key(token)
-        if len(_OUTCOMES) >= OUTCOME_CACHE:
-            _OUTCOMES.clear()
-        _OUTCOMES[token] = key
+    key = _OUTCOMES[token] if token in _OUTCOMES else _OUTCOMES.keep(token, outcome_key(token))
     if key is None:
         return False
     if key in seen:

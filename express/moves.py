@@ -28,6 +28,7 @@ from express.decisions import (
     parse_turn,
 )
 from express.errors import ExpressError
+from express.memo import Memo
 from express.position import Events, Position, tunnel_twins
 from express.rules import (
     CARD_STEPS,
@@ -41,9 +42,9 @@ from express.rules import (
 
 # --- movement -------------------------------------------------------------------------------
 
-_PATHS: dict[tuple[tuple[str, ...], int, int, bool], list[dict[int, str]]] = {}
-#: At most this many tables are kept; the cache then starts over (boards change each round).
+#: At most this many tables are kept; the memo then starts over (boards change each round).
 PATH_CACHE = 20_000
+_PATHS: Memo[tuple[tuple[str, ...], int, int, bool], list[dict[int, str]]] = Memo(PATH_CACHE)
 
 
 def _paths(board: tuple[str, ...], start: int, longest: int,
@@ -102,10 +103,7 @@ def _paths(board: tuple[str, ...], start: int, longest: int,
 
     if start != refit:
         branch(start, 1 << start, "")
-    if len(_PATHS) >= PATH_CACHE:
-        _PATHS.clear()
-    _PATHS[key] = found
-    return found
+    return _PATHS.keep(key, found)
 
 
 def movements(p: Position, seat: int, card: str) -> list[tuple[int, str, bool]]:
@@ -207,9 +205,10 @@ def fulfil_options(yard: str, contracts: list[str], manager: bool) -> list[tuple
     return list(_fulfil_table(yard, tuple(contracts), manager))
 
 
-_FULFILS: dict[tuple[str, tuple[str, ...], bool], tuple[tuple[str, str], ...]] = {}
-#: At most this many fulfil tables are kept; the cache then starts over.
+#: At most this many fulfil tables are kept; the memo then starts over.
 FULFIL_CACHE = 20_000
+_FULFILS: Memo[tuple[str, tuple[str, ...], bool], tuple[tuple[str, str], ...]] = \
+    Memo(FULFIL_CACHE)
 
 
 def _fulfil_table(yard: str, contracts: tuple[str, ...],
@@ -230,10 +229,7 @@ def _fulfil_table(yard: str, contracts: tuple[str, ...],
                     if left is not None:
                         more.append((steps + step, left))
             opts += more
-    if len(_FULFILS) >= FULFIL_CACHE:
-        _FULFILS.clear()
-    found = _FULFILS[key] = tuple(opts)
-    return found
+    return _FULFILS.keep(key, tuple(opts))
 
 
 # --- legal decisions ------------------------------------------------------------------------
@@ -632,9 +628,9 @@ Step = tuple[str, str, str, tuple[int, ...]]
 #: attach, path without ``*``, Driver used, the steps after the path in written order).
 Steps = tuple[bool, str, bool, tuple[Step, ...]] | None
 
-_STEPS: dict[str, Steps] = {}
-#: At most this many read tokens are kept; the cache then starts over.
+#: At most this many read tokens are kept; the memo then starts over.
 STEPS_CACHE = 20_000
+_STEPS: Memo[str, Steps] = Memo(STEPS_CACHE)
 
 
 def play_unchecked(p: Position, token: str) -> None:
@@ -649,13 +645,7 @@ def play_unchecked(p: Position, token: str) -> None:
     refuse leaves an undefined position. Read tokens are kept in a dict: what a token
     says depends on its text alone.
     """
-    if token in _STEPS:
-        steps = _STEPS[token]
-    else:
-        steps = _read_steps(token)
-        if len(_STEPS) >= STEPS_CACHE:
-            _STEPS.clear()
-        _STEPS[token] = steps
+    steps = _STEPS[token] if token in _STEPS else _STEPS.keep(token, _read_steps(token))
     seat = p.turn_seat()
     i = seat - 1
     if p.resigned[i]:

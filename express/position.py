@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from express import events as ev
+from express.memo import Memo
 from express.rng import SplitMix64
 from express.rules import (
     CAPACITY,
@@ -465,7 +466,7 @@ class Position:
         return "".join(parts)
 
 
-_TWINS: dict[tuple[str, ...], dict[int, int]] = {}
+_TWINS: Memo[tuple[str, ...], dict[int, int]] = Memo(1_000)
 
 
 def tunnel_twins(board: tuple[str, ...]) -> dict[int, int]:
@@ -479,9 +480,7 @@ def tunnel_twins(board: tuple[str, ...]) -> dict[int, int]:
         twins = {}
         for a, b in where.values():
             twins[a], twins[b] = b, a
-        if len(_TWINS) > 1_000:
-            _TWINS.clear()
-        _TWINS[board] = twins
+        _TWINS.keep(board, twins)
     return twins
 
 
