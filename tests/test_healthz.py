@@ -7,7 +7,7 @@ from django.test import override_settings
 
 UNREACHABLE_REDIS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "cargosite.channel_layer.PipelinedPubSubChannelLayer",
         "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
     }
 }

@@ -30,7 +30,13 @@ def test_it_talks_to_postgresql():
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="REDIS_URL not set")
 async def test_it_sends_and_receives_through_the_redis_channel_layer():
     layer = get_channel_layer()
-    assert type(layer).__module__ == "channels_redis.pubsub"
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    from cargosite.channel_layer import PipelinedPubSubChannelLayer
+
+    # channels_redis's pub/sub layer, its group sends pipelined (cargosite/channel_layer.py)
+    assert isinstance(layer, PipelinedPubSubChannelLayer)
+    assert isinstance(layer, RedisPubSubChannelLayer)
     channel = await layer.new_channel("test.")
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "test.message", "token": token})

@@ -59,7 +59,7 @@ def test_it_uses_postgres_and_redis_from_urls(run_python):
     )
     assert s["engine"] == "django.db.backends.postgresql"
     assert (s["db_name"], s["db_host"], s["db_user"]) == ("cargo", "db.internal", "cargo")
-    assert s["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert s["layer"] == "cargosite.channel_layer.PipelinedPubSubChannelLayer"
     assert s["layer_hosts"] == ["redis://cache.internal:6379/2"]
     assert s["eager"] is False
     assert s["broker"] == "redis://cache.internal:6379/2"

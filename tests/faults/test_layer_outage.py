@@ -95,7 +95,7 @@ async def test_a_socket_connects_while_the_layer_is_down_and_joins_when_it_is_ba
 def dead_redis_layer(settings):
     """The Redis pub/sub layer pointed at a port where nothing listens."""
     settings.CHANNEL_LAYERS = {"default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "cargosite.channel_layer.PipelinedPubSubChannelLayer",
         "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:9", "socket_connect_timeout": 1}],
                    "prefix": "cargo-dead"}}}
     channel_layers.backends.clear()
