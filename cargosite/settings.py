@@ -200,7 +200,7 @@ HEALTHZ_TIMEOUT_SECONDS = envint("HEALTHZ_TIMEOUT_SECONDS", 3)
 METRICS_ENABLED = envbool("METRICS_ENABLED", False)
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
 # Live play: threads per process for WebSocket service calls on PostgreSQL (games/consumers.py).
-LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 8)
+LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 4)
 # Games a process keeps loaded between turns (games.warm), the least recently played dropped.
 LIVE_WARM_GAMES = envint("LIVE_WARM_GAMES", 5000)
 # What one client address may ask of one process (games/limits.py): units a second shared by
