@@ -4,7 +4,8 @@ production options (cargosite/serve.py):
     python -m cargosite.serve --port 8000
 
 WebSockets pass the Origin check (cargosite/origins.py: scheme, host and port), then the
-session (Channels' AuthMiddlewareStack) and the guest middleware; a database that does not
+session and the user (cargosite/socket_session.py: Channels' AuthMiddlewareStack without its
+wrapper round every send) and the guest middleware; a database that does not
 answer meanwhile closes the socket with 1013 (cargosite/unavailable.py).
 """
 
@@ -16,11 +17,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cargosite.settings")
 # Set Django up before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from cargosite import logs  # noqa: E402
 from cargosite.origins import SameOriginValidator  # noqa: E402
+from cargosite.socket_session import SocketAuthMiddlewareStack  # noqa: E402
 from cargosite.unavailable import SocketDatabaseGuard  # noqa: E402
 from games.actors import GuestMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -32,7 +33,7 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # GuestMiddleware: a signed-out visitor's session plays its games against CargoBot.
         "websocket": SameOriginValidator(SocketDatabaseGuard(
-            AuthMiddlewareStack(GuestMiddleware(URLRouter(websocket_urlpatterns)))
+            SocketAuthMiddlewareStack(GuestMiddleware(URLRouter(websocket_urlpatterns)))
         )),
     }
 )

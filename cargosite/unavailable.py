@@ -11,8 +11,8 @@ did not commit, so nothing changed; the same processes serve again once the data
 back (connections are health-checked before reuse: CONN_HEALTH_CHECKS). Any other failure
 is Django's plain 500.
 
-WebSockets: the handshake reads the session and the user from the database (Channels'
-AuthMiddlewareStack) before a consumer runs, so `SocketDatabaseGuard` closes a socket that
+WebSockets: the handshake reads the session and the user from the database
+(cargosite/socket_session.py) before a consumer runs, so `SocketDatabaseGuard` closes a socket that
 meets a database that does not answer there with 1013 (try again later) and one log line;
 the consumers do the same for their own calls (games/consumers.py).
 """

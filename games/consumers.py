@@ -29,6 +29,7 @@ sockets mark them online.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import threading
@@ -89,11 +90,18 @@ def db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     SQLite allows one writer at a time, so there they share Channels' one thread
     (`database_sync_to_async`)."""
     global _db_executor
-    if connection.vendor == "sqlite":
+    if _on_sqlite():
         return database_sync_to_async(func)
     if _db_executor is None:
         _db_executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
     return sync_to_async(_kept_connection(func), thread_sensitive=False, executor=_db_executor)
+
+
+@functools.cache
+def _on_sqlite() -> bool:
+    """Is the default database SQLite? (Asked once: `connection.vendor` goes through
+    Django's per-thread connection handler, a cost at every call under load.)"""
+    return connections["default"].vendor == "sqlite"
 
 
 def _kept_connection(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -13,6 +13,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from django.db import connection
+
 from .models import Game
 from .protocol import SITE_ENDINGS, player_info, public_state, state_of, turn_frame
 from .store import get_game, live, replayed
@@ -83,7 +85,12 @@ def catch_up(game_id: str, *, after: int, viewer: int | None = None) -> dict[str
 
 def current_ply(game_id: str) -> int | None:
     """The game's ply, in one query (None: no such game); a socket's check on `ping`."""
-    return Game.objects.filter(id=game_id).values_list("ply", flat=True).first()
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:  # no ORM query to compile: sockets ping often
+        cursor.execute(f"SELECT {quote('ply')} FROM {quote(Game._meta.db_table)} "
+                       f"WHERE {quote('id')} = %s", [game_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def replay_data(game_id: str) -> dict[str, Any]:

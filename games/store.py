@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 from django.db import connection, transaction
 from django.db.models import Field, Model, Prefetch
 
@@ -102,7 +103,10 @@ def _execute_prepared(sql: str, params: list[Any]) -> int:
     number of rows it inserted."""
     connection.ensure_connection()
     started = time.monotonic()
-    with connection.wrap_database_errors, connection.connection.cursor() as cursor:
+    # Django makes its connections' cursors client-binding (`ClientCursor`, which quotes
+    # every value into the text and cannot prepare): a plain psycopg cursor binds on the
+    # server.
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
         cursor.execute(sql, params, prepare=True)
         rows = cursor.rowcount
     if connection.queries_logged:

@@ -3,7 +3,9 @@
 # two uvicorn processes sharing Redis, scripts/load_live.py against both, then the servers'
 # CPU seconds (from /proc) per turn. Usage: scripts/load_run.sh GAMES [DURATION]
 # Environment: PROCS (ASGI processes, default 2), ROUTE (game | socket, see load_live.py),
-# UVICORN_ARGS (more uvicorn options, e.g. "--ws websockets-sansio").
+# UVICORN_ARGS (more uvicorn options, e.g. "--ws websockets-sansio"), LOAD_DATABASE_URL (the
+# database cargo_load another way, e.g. "postgres://postgres@/cargo_load?host=/var/run/postgresql"
+# for its Unix socket).
 # Run it from the tree to measure (a checkout of another commit measures that commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +16,7 @@ redis-cli -h 127.0.0.1 -n 2 flushdb >/dev/null
 export DJANGO_DEBUG=0 DJANGO_SECRET_KEY=load-test-secret-key-0123456789-0123456789-0123456789 \
        DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_SECURE_SSL_REDIRECT=0 \
        DJANGO_SECURE_COOKIES=0 DJANGO_BEHIND_PROXY=0 \
-       DATABASE_URL=postgres://postgres@127.0.0.1:5432/$db \
+       DATABASE_URL=${LOAD_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/$db} \
        REDIS_URL=redis://127.0.0.1:6379/2 DJANGO_CONN_MAX_AGE=60 DJANGO_LOG_LEVEL=WARNING
 # The load client is one address standing for every player: lift the per-address budget
 # (games/limits.py), which would otherwise cap all 400 sockets together at 60 frames/s.
