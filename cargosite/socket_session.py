@@ -4,7 +4,7 @@ with the session middleware's send left as the server's own.
 Channels' `SessionMiddleware` wraps `send` for the whole life of a connection so that it
 can save a modified session and set its cookie on `http.response.start`. A WebSocket never
 sends that message, yet the wrapper looked at the session (through its `LazyObject`) on
-every frame the socket sent: about 5 % of the event loop's time under load
+every frame the socket sent: about 4 % of the event loop's time under load
 (docs/live-play.md). Here the session is resolved exactly as Channels does it, and the
 inner application gets the server's `send`. Sockets never write the session (sign-in and
 sign-out are HTTP requests), so nothing that was saved before is saved no longer.

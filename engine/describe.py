@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.game import Game
 from engine.geometry import SHAPE_ORDER, SHAPE_VALUE
-from engine.notation import action_token, format_position
+from engine.notation import action_token, format_board, format_position
 from engine.position import BLUE, CARD_ORDER, NO_LOCK, SIDE_NAMES, Position
 
 CARD_NAMES = {
@@ -25,7 +25,7 @@ CARD_NAMES = {
 
 def rows(p: Position) -> list[str]:
     """The bay as strings, top row first: ``.`` empty, ``B``/``O`` cores, ``x`` Empty Can."""
-    return format_position(p).split(" ", 1)[0].split("/")
+    return format_board(p).split("/")
 
 
 def shelf(p: Position, side: int) -> dict[str, str]:
@@ -66,12 +66,12 @@ def describe(game: Game) -> dict[str, Any]:
     """Everything a client needs to draw the game and offer the next turn."""
     p = game.position
     over = game.over
-    audit = game.audit()
+    position = format_position(p)
     return {
         "size": p.n,
         "rules": p.rules,
-        "position": format_position(p),
-        "rows": rows(p),
+        "position": position,
+        "rows": position.split(" ", 1)[0].split("/"),
         "to_move": SIDE_NAMES[p.side],
         "ply": game.ply,
         "lock": None if p.lock == NO_LOCK else p.g.corridor_names[p.lock],
@@ -82,5 +82,5 @@ def describe(game: Game) -> dict[str, Any]:
         "options": {} if over else turn_options(p),
         "over": over,
         "result": game.result(),
-        "audit": audit.as_dict() if over and not game.is_puzzle else None,
+        "audit": game.audit().as_dict() if over and not game.is_puzzle else None,
     }

@@ -78,6 +78,8 @@ class Geometry:
     appcons_by_anchor: dict[int, list[AppConMask]] = field(default_factory=dict)
     #: per cell (indexed by bit), the mask of its orthogonal neighbours on the bay.
     neighbours: list[int] = field(default_factory=list)
+    #: each row's cell bits, left to right, the top row first (the order of the notation).
+    board_rows: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         n = self.n
@@ -87,6 +89,7 @@ class Geometry:
         self.full = sum(self.column_masks)
         self.corridor_masks = self.column_masks + self.row_masks
         self.corridor_names = list(COLUMN_LETTERS[:n]) + list(ROW_DIGITS[:n])
+        self.board_rows = [[1 << (x * s + y) for x in range(n)] for y in range(n - 1, -1, -1)]
         for x in range(n):
             for y in range(n):
                 name = COLUMN_LETTERS[x] + ROW_DIGITS[y]

@@ -36,26 +36,21 @@ _BOARD_CHARS = {".": None, "B": 0, "O": 1, "x": 2}
 # --- positions ------------------------------------------------------------------------
 
 
+def format_board(p: Position) -> str:
+    """The bay part of a position's notation: rows top first, joined by ``/``."""
+    blue, orange, empty = p.cores[BLUE], p.cores[ORANGE], p.empty
+    return "/".join(
+        "".join("B" if blue & bit else "O" if orange & bit else "x" if empty & bit else "."
+                for bit in row)
+        for row in p.g.board_rows)
+
+
 def format_position(p: Position) -> str:
     """The one-line notation of a position."""
     g = p.g
-    rows = []
-    for y in range(p.n - 1, -1, -1):
-        row = []
-        for x in range(p.n):
-            bit = 1 << g.cell(x, y)
-            if p.cores[BLUE] & bit:
-                row.append("B")
-            elif p.cores[ORANGE] & bit:
-                row.append("O")
-            elif p.empty & bit:
-                row.append("x")
-            else:
-                row.append(".")
-        rows.append("".join(row))
     lock = "-" if p.lock == NO_LOCK else g.corridor_names[p.lock]
     return " ".join([
-        "/".join(rows),
+        format_board(p),
         "bo"[p.side],
         _format_hand(p.cards[BLUE]),
         _format_hand(p.cards[ORANGE]),
