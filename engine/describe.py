@@ -55,7 +55,7 @@ def turn_options(p: Position) -> dict[str, dict[str, Any]]:
                 "rows": rows(after),
                 "lock": None if after.lock == NO_LOCK else p.g.corridor_names[after.lock],
                 "unloads": [
-                    [p.g.names(a.mask), SHAPE_ORDER[a.shape], SHAPE_VALUE[SHAPE_ORDER[a.shape]]]
+                    [a.names, SHAPE_ORDER[a.shape], SHAPE_VALUE[SHAPE_ORDER[a.shape]]]
                     for a in found
                 ],
             }

@@ -58,6 +58,7 @@ class AppConMask:
     shape: int  # index into SHAPE_ORDER
     cells: tuple[int, ...]  # bit indices, ascending (= notation order)
     rank: int  # position of this placement among all placements, in notation order
+    names: str = ""  # the cells in notation, ``a1a2a3b1`` (what `Geometry.names` gives)
 
 
 @dataclass
@@ -116,7 +117,7 @@ class Geometry:
         placements.sort()
         for rank, (cells, shape_index) in enumerate(placements):
             mask = sum(1 << c for c in cells)
-            appcon = AppConMask(mask, shape_index, cells, rank)
+            appcon = AppConMask(mask, shape_index, cells, rank, self.names(mask))
             self.appcons.append(appcon)
             self.appcons_by_anchor.setdefault(cells[0], []).append(appcon)
             for c in cells:
