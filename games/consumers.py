@@ -219,6 +219,11 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
     extra_cost = 0  # what the frame being handled costs beyond 1 (a `sync`'s answer)
     groups_joined: list[str] = []
 
+    @classmethod
+    async def encode_json(cls, content: dict[str, Any]) -> str:
+        """Every frame a socket sends is encoded as its group's broadcasts are."""
+        return broadcast.encode(content)
+
     # --- the ASGI loop, tolerant of a channel layer that does not answer ------------------
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -510,8 +515,7 @@ class GameConsumer(FrameConsumer):
         try:
             await self.channel_layer.group_send(group, {
                 "type": "frame.send",
-                "text": json.dumps(presence.spectators_frame(self.game_id, count),
-                                   separators=(",", ":"))})
+                "text": broadcast.encode(presence.spectators_frame(self.game_id, count))})
         except Exception as error:
             broadcast.health.failed(group, error)
 
@@ -681,7 +685,7 @@ class GameConsumer(FrameConsumer):
     async def send_catch_up(self, data: dict[str, Any]) -> None:
         sent = 0
         for frame in data["turns"]:
-            text = json.dumps(frame, separators=(",", ":"))
+            text = broadcast.encode(frame)
             sent += len(text)
             await self.send(text_data=text)
         await self.send_json({"type": "state", "state": data["state"]})
