@@ -92,6 +92,13 @@ def write_turn(game: Game, fields: list[str], turn: Turn, guard: SessionGuard | 
     return written
 
 
+# psycopg prepares a statement whose `execute` asks (`prepare=True`) only when the
+# connection's `prepare_threshold` is not None, which Django makes it (for connection
+# poolers in transaction mode). A threshold no statement reaches prepares those that ask,
+# and no other: Django's own cursors bind on the client and never prepare.
+PREPARE_WHEN_ASKED = 2**31 - 1
+
+
 def _execute_prepared(sql: str, params: list[Any]) -> int:
     """Run `sql` on PostgreSQL as a prepared statement, its parameters bound by the server
     rather than quoted into the text (Django's psycopg cursors bind on the client). The
@@ -102,6 +109,9 @@ def _execute_prepared(sql: str, params: list[Any]) -> int:
     logged where Django logs its queries (DEBUG, `CaptureQueriesContext`). Returns the
     number of rows it inserted."""
     connection.ensure_connection()
+    raw = connection.connection
+    if raw.prepare_threshold is None:  # Django's default: psycopg would prepare nothing
+        raw.prepare_threshold = PREPARE_WHEN_ASKED
     started = time.monotonic()
     # Django makes its connections' cursors client-binding (`ClientCursor`, which quotes
     # every value into the text and cannot prepare): a plain psycopg cursor binds on the

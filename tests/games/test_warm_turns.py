@@ -168,3 +168,15 @@ def test_cargobot_s_task_is_sent_after_the_turn_s_frame(users, monkeypatch):
     async_to_sync(consumers.service(services.apply_turn))(another.id, actor=alice, ply=0,
                                                           token=TOKENS[0])
     assert happened == [("frame", 1), ("task", 1)]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL prepares statements")
+def test_the_warm_write_is_prepared_once_per_connection(game, users):
+    """Django turns psycopg's preparing off (`prepare_threshold=None`): the write must
+    still be prepared, or PostgreSQL parses, rewrites and plans it at every turn."""
+    for ply in range(4):  # the first warms; the next three write from the copy
+        play(game, users, ply)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements "
+                       "WHERE statement LIKE 'WITH moved AS (UPDATE %%'")
+        assert cursor.fetchone()[0] == 1

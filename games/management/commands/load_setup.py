@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
 
 from games import services
 
@@ -50,4 +51,6 @@ class Command(BaseCommand):
                 game_type="cargo-connect", options={"size": size}, rated=False,
                 seats=[services.Actor.member(pair[side][0]) for side in ("blue", "orange")])
             out.append({"id": game.id, "blue": pair["blue"][1], "orange": pair["orange"][1]})
+        with connection.cursor() as cursor:  # statistics, as autovacuum would gather
+            cursor.execute("ANALYZE")
         self.stdout.write(json.dumps(out))
