@@ -201,6 +201,9 @@ METRICS_ENABLED = envbool("METRICS_ENABLED", False)
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
 # Live play: threads per process for WebSocket service calls on PostgreSQL (games/consumers.py).
 LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 4)
+# Connections per process's event loop for the common turn's write, made without leaving the
+# loop (games/loopdb.py); 0 sends every turn to the threads.
+LIVE_LOOP_CONNECTIONS = envint("LIVE_LOOP_CONNECTIONS", 4)
 # Games a process keeps loaded between turns (games.warm), the least recently played dropped.
 LIVE_WARM_GAMES = envint("LIVE_WARM_GAMES", 5000)
 # What one client address may ask of one process (games/limits.py): units a second shared by

@@ -180,16 +180,21 @@ def after_sends(callback: Callable[[], None]) -> None:
 
 def send_to_group(group: str, frame: dict[str, Any], delivery: Delivery | None = None,
                   revision: int | None = None) -> bool | None:
-    """Send one frame to a group now (callers use `send_on_commit`). The frame is encoded
-    once here, not once per receiving socket. `revision` (the game row's, after the change)
-    travels beside the text for the receiving processes' warm copies (games.warm)."""
+    """Send one frame to a group now (callers use `send_on_commit`)."""
+    return send_message(group, group_message(frame, revision), delivery)
+
+
+def group_message(frame: dict[str, Any], revision: int | None = None) -> dict[str, Any]:
+    """The channel-layer message of a frame: encoded once here, not once per receiving
+    socket, with its ply and `revision` (the game row's, after the change) beside the text
+    for the receiving processes' warm copies (games.warm)."""
     text = encode(frame)
     state = frame.get("state") or {}
     ply = state.get("ply", len(state["turns"]) if "turns" in state else None)
     message = {"type": "frame.send", "text": text, "ply": ply}
     if revision is not None:
         message["revision"] = revision
-    return send_message(group, message, delivery)
+    return message
 
 
 def encode(frame: dict[str, Any]) -> str:

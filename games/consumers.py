@@ -48,7 +48,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connection, connections
 
-from . import access, broadcast, limits, metrics, presence, services, warm
+from . import access, broadcast, limits, loopdb, metrics, play, presence, services, warm
 from .actors import Actor, SessionGuard, session_signed_in
 from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
 from .protocol import (
@@ -151,13 +151,14 @@ def _run_all(callbacks: list[Callable[[], None]]) -> None:
 
 
 def close_db_threads(timeout: float = 10.0) -> None:
-    """Close each pool thread's database connection and shut the pool down (the next
-    `db` call makes a new one). For the end of a test session: `channels.testing` turns
-    `close_old_connections` into a no-op, so the threads keep their connections and
-    PostgreSQL refuses to drop the test database. A connection can only be closed by its
-    own thread, so one task per thread runs `close_all`; the barrier keeps any thread
-    from taking two."""
+    """Close the event loops' connections (games.loopdb) and each pool thread's database
+    connection, and shut the pool down (the next `db` call makes a new one). For the end
+    of a test session: `channels.testing` turns `close_old_connections` into a no-op, so
+    the threads keep their connections and PostgreSQL refuses to drop the test database.
+    A connection can only be closed by its own thread, so one task per thread runs
+    `close_all`; the barrier keeps any thread from taking two."""
     global _db_executor
+    loopdb.close_all()
     executor, _db_executor = _db_executor, None
     if executor is None:
         return
@@ -645,8 +646,13 @@ class GameConsumer(FrameConsumer):
         if access.has_open_checks(self.mode):
             await service(access.run_open_checks_for)(self.game_id)
         try:
-            result = await service(services.apply_turn)(
-                self.game_id, actor=self.actor, ply=ply, token=token, guard=self.guard)
+            result = None
+            if loopdb.enabled():  # the common turn, without a thread (games/loopdb.py)
+                result = await play.apply_turn_on_loop(
+                    self.game_id, actor=self.actor, ply=ply, token=token, guard=self.guard)
+            if result is None:
+                result = await service(services.apply_turn)(
+                    self.game_id, actor=self.actor, ply=ply, token=token, guard=self.guard)
         except SignedOut:
             self.revoked = True
             raise

@@ -14,23 +14,26 @@ a turn that arrives after its clock fell ends the game on time instead.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 from django.db import IntegrityError, transaction
 
-from . import bots, clocks, finish, metrics, timeouts, warm
+from . import bots, broadcast, clocks, finish, metrics, timeouts, warm
 from .actors import Actor, SessionGuard, seat_of
 from .broadcast import Delivery, game_group, send_on_commit
 from .history import turn_frames
 from .kinds import KindError, LiveGame, get_kind
 from .models import Game, Seat, Turn
 from .protocol import Code, GameError, SignedOut, public_state, rematch_info, state_of, turn_frame
-from .store import live, lock_game, write_turn
+from .store import awrite_turn, live, lock_game, write_turn
 
 Termination = Game.Termination
+log = logging.getLogger(__name__)
 
 
 def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[str, Any],
@@ -126,6 +129,24 @@ def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
     when the copy cannot decide alone: a refusal (the locked path words it from the
     stored game), a turn that ends the game (the finish seam runs under the lock), a write
     refused because the game changed elsewhere or the session ended."""
+    applied = _applied_to_copy(entry, actor, ply, token, guard)
+    if applied is None:
+        return None
+    game, lg, turn, fields = applied
+    if not write_turn(game, fields, turn, guard if guard is not None and guard.in_sql
+                      else None):
+        return None
+    warm.keep(game, lg)
+    metrics.turn_applied("warm")
+    return _sent(game, turn, lg)
+
+
+def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
+                     guard: SessionGuard | None
+                     ) -> tuple[Game, LiveGame, Turn, list[str]] | None:
+    """The decision applied to the warm copy, which is forgotten meanwhile (until its
+    write succeeds, the copy is ahead of the row): the game, its kind's game, the turn and
+    the fields to write. None (and the copy kept) if the copy cannot decide alone."""
     game, lg = entry.game, entry.lg
     if warm.get(game.id) is not entry:  # replaced while this thread waited for the lock
         return None
@@ -135,21 +156,58 @@ def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
     if guard is not None and not guard.in_sql and not guard.holds():
         raise SignedOut()
     timeouts.refuse_if_fallen(game)
-    warm.forget(game.id)  # until the write succeeds, the copy is ahead of the row
+    warm.forget(game.id)
     try:
         events = lg.apply(seat, token)
     except KindError:
         return None
     if lg.over:
         return None
-    turn = Turn(game=game, ply=ply, token=token, seat=seat, events=events)
-    fields = _advanced(game, lg, seat)
-    if not write_turn(game, fields, turn, guard if guard is not None and guard.in_sql
-                      else None):
+    return game, lg, Turn(game=game, ply=ply, token=token, seat=seat, events=events), \
+        _advanced(game, lg, seat)
+
+
+async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, token: str,
+                             guard: SessionGuard | None) -> TurnResult | None:
+    """`apply_turn` without leaving the event loop, for the commonest turn of all: a warm
+    game (games.warm) without clocks or bots, whose socket's session is checked by the
+    write (`SessionGuard.in_sql`). Written by `awrite_turn` and sent to the game's group
+    once written. None when this path cannot decide, with nothing written: the caller
+    takes `apply_turn` on a thread, which decides and words any refusal. A copy whose lock
+    a thread holds is left to that thread's turn (the loop never waits on a lock)."""
+    entry = warm.get(game_id)
+    if entry is None or not _loop_may_play(entry.game, guard):
+        return None
+    if not entry.lock.acquire(blocking=False):
+        return None
+    try:
+        applied = _applied_to_copy(entry, actor, ply, token, guard)
+    finally:
+        entry.lock.release()
+    if applied is None:
+        return None
+    game, lg, turn, fields = applied
+    try:
+        written = await awrite_turn(game, fields, turn, guard)
+    except psycopg.Error as error:
+        log.warning("a turn's write from the event loop failed (%s); the threaded path "
+                    "takes it", error)
+        return None
+    if not written:
         return None
     warm.keep(game, lg)
     metrics.turn_applied("warm")
-    return _sent(game, turn, lg)
+    frame = _frame(game, turn, lg)
+    sent = await broadcast.asend_message(game_group(game.id),
+                                         broadcast.group_message(frame, game.revision))
+    return TurnResult(frame, delivery=Delivery(sent))
+
+
+def _loop_may_play(game: Game, guard: SessionGuard | None) -> bool:
+    """What `apply_turn_on_loop` leaves to the threads: the clocks' and the bots' work on
+    commit (Django's `on_commit` is for threads), sessions that are not in the database."""
+    return game.clock is None and game.flag_at is None and not game.bot_seats \
+        and guard is not None and guard.in_sql
 
 
 def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
@@ -206,10 +264,14 @@ def _advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:
 
 def _sent(game: Game, turn: Turn, lg: LiveGame) -> TurnResult:
     """The turn's frame, sent to the game's group once committed, then the bot's task."""
-    frame = turn_frame(game, turn, public_state(game, lg), lg)
+    frame = _frame(game, turn, lg)
     delivery = send_on_commit(game_group(game.id), frame, game.revision)
     bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
     return TurnResult(frame, delivery=delivery)
+
+
+def _frame(game: Game, turn: Turn, lg: LiveGame) -> dict[str, Any]:
+    return turn_frame(game, turn, public_state(game, lg), lg)
 
 
 @timeouts.flag_when_fallen

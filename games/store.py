@@ -1,6 +1,7 @@
 """Loading and writing games: a row with its seats (and their members' ratings), locked or
 not; the game kind's in-memory game from the row's cache (`live`) or by replay
-(`replayed`); and a turn's conditional write (`write_turn`)."""
+(`replayed`); and a turn's conditional write (`write_turn`, or `awrite_turn` from the
+event loop)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import psycopg
 from django.db import connection, transaction
 from django.db.models import Field, Model, Prefetch
 
+from . import loopdb
 from .kinds import LiveGame
 from .models import Game, Seat, Turn
 from .protocol import NotFound
@@ -59,9 +61,49 @@ def write_turn(game: Game, fields: list[str], turn: Turn, guard: SessionGuard | 
     """A turn's one write, without a row lock: save the game's `fields` (already set on
     `game`) as the next revision and insert `turn`, on condition that the stored row is
     still at `game.revision` and active at the turn's ply, and that `guard`'s session still
-    holds. On PostgreSQL one statement (an UPDATE … RETURNING feeding the INSERT, in
-    autocommit: one round trip); elsewhere both in one transaction. True if written; False
-    changed nothing (the caller takes the locked path, which says why)."""
+    holds. On PostgreSQL one statement (`_turn_statement`, in autocommit: one round trip);
+    elsewhere both in one transaction. True if written; False changed nothing (the caller
+    takes the locked path, which says why)."""
+    if connection.vendor == "postgresql":
+        written = _execute_prepared(*_turn_statement(game, fields, turn, guard)) == 1
+    else:
+        update, params = _update_statement(game, fields, turn, guard)
+        names, marks, turn_values = _turn_insert(turn)
+        with connection.cursor() as cursor, transaction.atomic():
+            cursor.execute(update, params)
+            written = cursor.rowcount == 1
+            if written:
+                cursor.execute(f"INSERT INTO {_table(Turn)} ({names}) VALUES ({marks})",
+                               turn_values)
+    if written:
+        game.revision += 1
+    return written
+
+
+async def awrite_turn(game: Game, fields: list[str], turn: Turn,
+                      guard: SessionGuard | None) -> bool:
+    """`write_turn` on PostgreSQL from the event loop (games.loopdb): the same statement
+    on one of the loop's connections. Raises what psycopg raised, and then nothing is
+    known of the write: the caller takes the threaded path, which finds out."""
+    written = await loopdb.execute(*_turn_statement(game, fields, turn, guard)) == 1
+    if written:
+        game.revision += 1
+    return written
+
+
+def _turn_statement(game: Game, fields: list[str], turn: Turn, guard: SessionGuard | None
+                    ) -> tuple[str, list[Any]]:
+    """PostgreSQL's one statement for a turn, and its parameters: the UPDATE … RETURNING
+    feeding the INSERT (`WITH moved AS (UPDATE …) INSERT … SELECT … FROM moved`)."""
+    update, params = _update_statement(game, fields, turn, guard)
+    names, marks, turn_values = _turn_insert(turn)
+    return (f'WITH moved AS ({update} RETURNING "id") INSERT INTO {_table(Turn)} ({names}) '
+            f'SELECT {marks} FROM moved', [*params, *turn_values])
+
+
+def _update_statement(game: Game, fields: list[str], turn: Turn, guard: SessionGuard | None
+                      ) -> tuple[str, list[Any]]:
+    """The game row's UPDATE to its next revision, on the conditions of `write_turn`."""
     revision = game.revision
     sets, values = _columns(game, [*fields, "revision"], {"revision": revision + 1})
     where = ['"id" = %s', '"revision" = %s', '"ply" = %s', '"status" = %s']
@@ -70,33 +112,15 @@ def write_turn(game: Game, fields: list[str], turn: Turn, guard: SessionGuard | 
         clauses, guard_params = guard.sql(connection)
         where += clauses
         params += guard_params
-    update = (f'UPDATE {_table(Game)} SET {", ".join(f"{c} = %s" for c in sets)} '
-              f'WHERE {" AND ".join(where)}')
-    columns, turn_values = _columns(turn, [f.name for f in Turn._meta.concrete_fields
-                                           if not f.primary_key], adding=True)
-    names = ", ".join(columns)
-    marks = ", ".join(["%s"] * len(columns))
-    if connection.vendor == "postgresql":
-        written = _execute_prepared(
-            f'WITH moved AS ({update} RETURNING "id") INSERT INTO {_table(Turn)} ({names}) '
-            f'SELECT {marks} FROM moved', [*params, *turn_values]) == 1
-    else:
-        with connection.cursor() as cursor, transaction.atomic():
-            cursor.execute(update, params)
-            written = cursor.rowcount == 1
-            if written:
-                cursor.execute(f"INSERT INTO {_table(Turn)} ({names}) VALUES ({marks})",
-                               turn_values)
-    if written:
-        game.revision = revision + 1
-    return written
+    return (f'UPDATE {_table(Game)} SET {", ".join(f"{c} = %s" for c in sets)} '
+            f'WHERE {" AND ".join(where)}', params)
 
 
-# psycopg prepares a statement whose `execute` asks (`prepare=True`) only when the
-# connection's `prepare_threshold` is not None, which Django makes it (for connection
-# poolers in transaction mode). A threshold no statement reaches prepares those that ask,
-# and no other: Django's own cursors bind on the client and never prepare.
-PREPARE_WHEN_ASKED = 2**31 - 1
+def _turn_insert(turn: Turn) -> tuple[str, str, list[Any]]:
+    """The turn's quoted columns, as many placeholders, and its values."""
+    columns, values = _columns(turn, [f.name for f in Turn._meta.concrete_fields
+                                      if not f.primary_key], adding=True)
+    return ", ".join(columns), ", ".join(["%s"] * len(columns)), values
 
 
 def _execute_prepared(sql: str, params: list[Any]) -> int:
@@ -110,13 +134,13 @@ def _execute_prepared(sql: str, params: list[Any]) -> int:
     number of rows it inserted."""
     connection.ensure_connection()
     raw = connection.connection
-    if raw.prepare_threshold is None:  # Django's default: psycopg would prepare nothing
-        raw.prepare_threshold = PREPARE_WHEN_ASKED
+    if raw.prepare_threshold is None:  # Django's default, which prepares nothing (loopdb)
+        raw.prepare_threshold = loopdb.PREPARE_WHEN_ASKED
     started = time.monotonic()
     # Django makes its connections' cursors client-binding (`ClientCursor`, which quotes
     # every value into the text and cannot prepare): a plain psycopg cursor binds on the
     # server.
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
         cursor.execute(sql, params, prepare=True)
         rows = cursor.rowcount
     if connection.queries_logged:
