@@ -190,8 +190,8 @@ async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, tok
     try:
         written = await awrite_turn(game, fields, turn, guard)
     except psycopg.Error as error:
-        log.warning("a turn's write from the event loop failed (%s); the threaded path "
-                    "takes it", error)
+        log.info("a turn's write from the event loop failed (%s); the threaded path takes "
+                 "it", error)
         return None
     if not written:
         return None

@@ -5,12 +5,13 @@ Retry-After, a JSON client the live protocol's `unavailable` error, a socket one
 
 import logging
 
+import psycopg
 import pytest
 from django.db import OperationalError
 from django.test import Client
 
 import cargosite.asgi  # noqa: F401  (the served app: installs cargosite.logs' filters)
-from games import services
+from games import loopdb, services
 from games.models import Turn
 from tests.games.support import scripted_tokens
 
@@ -20,6 +21,11 @@ REFUSED = "connection failed: connection to server at \"127.0.0.1\", port 5432 f
 
 def down(*args, **kwargs):
     raise OperationalError(REFUSED)
+
+
+async def loop_connection_down(sql, params):
+    """The event loop's write (games.loopdb) meets the same outage as the threads."""
+    raise psycopg.OperationalError(REFUSED)
 
 
 @pytest.fixture
@@ -74,6 +80,7 @@ async def test_a_socket_gets_unavailable_then_a_close_to_come_back_later(
         game, connect, monkeypatch, caplog):
     alice = await connect(game.id, "alice")
     monkeypatch.setattr(services, "apply_turn", down)
+    monkeypatch.setattr(loopdb, "execute", loop_connection_down)
     with caplog.at_level(logging.WARNING):
         await alice.send_json_to({"type": "turn", "ply": 0, "token": scripted_tokens(5)[0]})
         frame = await alice.receive_json_from(timeout=5)
