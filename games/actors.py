@@ -9,6 +9,7 @@ an anonymous user with a session into that session's guest; Celery's bot tasks a
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -160,24 +161,35 @@ class SessionGuard:
     def holds(self) -> bool:
         return session_signed_in(self.scope)
 
-    def sql(self, connection: Any) -> tuple[list[str], list[Any]]:
+    def sql(self) -> tuple[tuple[str, ...], list[Any]]:
         """WHERE conditions (and their parameters) that hold while the session does."""
-        from django.contrib.auth import get_user_model
         from django.contrib.sessions.models import Session
+        from django.db import DEFAULT_DB_ALIAS, connections
         from django.utils import timezone
 
-        quote = connection.ops.quote_name
-        clauses = [f"EXISTS (SELECT 1 FROM {quote(Session._meta.db_table)} WHERE "
-                   f"session_key = %s AND expire_date > %s)"]
+        db = connections[DEFAULT_DB_ALIAS]
         params: list[Any] = [self.session_key,
                              Session._meta.get_field("expire_date").get_db_prep_save(
-                                 timezone.now(), connection)]
+                                 timezone.now(), db)]
         if self.user_id is not None:
-            user_table = quote(get_user_model()._meta.db_table)
-            clauses.append(f"EXISTS (SELECT 1 FROM {user_table} WHERE id = %s AND "
-                           f"is_active = %s AND password = %s)")
             params += [self.user_id, True, self.password]
-        return clauses, params
+        return _guard_clauses(self.user_id is not None), params
+
+
+@functools.cache
+def _guard_clauses(member: bool) -> tuple[str, ...]:
+    """The text of `SessionGuard.sql`'s conditions (a member's adds their user row)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+    from django.db import connection
+
+    quote = connection.ops.quote_name
+    clauses = [f"EXISTS (SELECT 1 FROM {quote(Session._meta.db_table)} WHERE "
+               f"session_key = %s AND expire_date > %s)"]
+    if member:
+        clauses.append(f"EXISTS (SELECT 1 FROM {quote(get_user_model()._meta.db_table)} "
+                       f"WHERE id = %s AND is_active = %s AND password = %s)")
+    return tuple(clauses)
 
 
 def ensure_session(request: HttpRequest) -> str:

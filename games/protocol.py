@@ -128,11 +128,22 @@ def player_info(game: Game, seat: Seat, changes: dict[int, int] | None = None
 
 def seats_info(game: Game, final: bool = True) -> list[dict[str, Any]]:
     """Each seat and its holder; a finished game's final state carries the rating changes
-    (one query), earlier plies' states (replays, catch-up) do not."""
+    (one query), earlier plies' states (replays, catch-up) do not. While the game goes on,
+    nothing of it changes (names and ratings change when a game ends), so it is worked out
+    once per loaded game (a warm game's turns reuse it) and copied."""
+    if final and not game.is_over:
+        cached = game.__dict__.get("_seats_info")
+        if cached is None:
+            cached = game.__dict__["_seats_info"] = _seats_info(game, {})
+        return [{**seat, "holder": seat["holder"] and dict(seat["holder"])}
+                for seat in cached]
     from rankings.ratings import rating_changes
 
+    return _seats_info(game, rating_changes(game) if final else {})
+
+
+def _seats_info(game: Game, changes: dict[int, int]) -> list[dict[str, Any]]:
     kind = game.kind
-    changes = rating_changes(game) if final else {}
     out = []
     for seat in game.seat_list:
         info = player_info(game, seat, changes)

@@ -5,12 +5,15 @@ event loop)."""
 
 from __future__ import annotations
 
+import functools
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import psycopg
-from django.db import connection, transaction
-from django.db.models import Field, Model, Prefetch
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db.models import Field, JSONField, Model, Prefetch
 
 from . import loopdb
 from .kinds import LiveGame
@@ -20,6 +23,8 @@ from .protocol import NotFound
 if TYPE_CHECKING:
     from .actors import SessionGuard
 
+# The turn's columns as `Model.save` inserts them (every concrete field but the id).
+TURN_FIELDS = tuple(f.name for f in Turn._meta.concrete_fields if not f.primary_key)
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user__player").order_by("index"))
 
 
@@ -105,22 +110,29 @@ def _update_statement(game: Game, fields: list[str], turn: Turn, guard: SessionG
                       ) -> tuple[str, list[Any]]:
     """The game row's UPDATE to its next revision, on the conditions of `write_turn`."""
     revision = game.revision
-    sets, values = _columns(game, [*fields, "revision"], {"revision": revision + 1})
-    where = ['"id" = %s', '"revision" = %s', '"ply" = %s', '"status" = %s']
-    params = [*values, game.id, revision, turn.ply, Game.Status.ACTIVE]
+    assigned = _columns(Game, (*fields, "revision"))
+    params = [*_values(game, assigned, {"revision": revision + 1}),
+              game.id, revision, turn.ply, Game.Status.ACTIVE]
+    clauses: tuple[str, ...] = ()
     if guard is not None:
-        clauses, guard_params = guard.sql(connection)
-        where += clauses
+        clauses, guard_params = guard.sql()
         params += guard_params
-    return (f'UPDATE {_table(Game)} SET {", ".join(f"{c} = %s" for c in sets)} '
-            f'WHERE {" AND ".join(where)}', params)
+    return _update_sql(assigned, clauses), params
+
+
+@functools.cache
+def _update_sql(assigned: Columns, guard_clauses: tuple[str, ...]) -> str:
+    sets = ", ".join(f"{column} = {mark}"
+                     for column, mark in zip(assigned.columns, assigned.marks, strict=True))
+    where = ['"id" = %s', '"revision" = %s', '"ply" = %s', '"status" = %s', *guard_clauses]
+    return f'UPDATE {_table(Game)} SET {sets} WHERE {" AND ".join(where)}'
 
 
 def _turn_insert(turn: Turn) -> tuple[str, str, list[Any]]:
     """The turn's quoted columns, as many placeholders, and its values."""
-    columns, values = _columns(turn, [f.name for f in Turn._meta.concrete_fields
-                                      if not f.primary_key], adding=True)
-    return ", ".join(columns), ", ".join(["%s"] * len(columns)), values
+    inserted = _columns(Turn, TURN_FIELDS)
+    return ", ".join(inserted.columns), ", ".join(inserted.marks), _values(turn, inserted,
+                                                                          adding=True)
 
 
 def _execute_prepared(sql: str, params: list[Any]) -> int:
@@ -149,20 +161,44 @@ def _execute_prepared(sql: str, params: list[Any]) -> int:
     return rows
 
 
+@functools.cache
 def _table(model: type[Model]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
-def _columns(obj: Model, names: list[str], values: dict[str, Any] | None = None,
-             adding: bool = False) -> tuple[list[str], list[Any]]:
-    """The quoted columns of `obj`'s fields `names` and their values as the database takes
-    them (what `Model.save` would send; `values` overrides an attribute)."""
-    columns, out = [], []
+@dataclass(frozen=True)
+class Columns:
+    """Some fields of a model, their quoted columns and their placeholders (a JSON value is
+    sent as its text, cast on PostgreSQL)."""
+
+    fields: tuple[Field, ...]
+    columns: tuple[str, ...]
+    marks: tuple[str, ...]
+
+
+@functools.cache
+def _columns(model: type[Model], names: tuple[str, ...]) -> Columns:
+    fields, columns = [], []
     for name in names:
-        f = obj._meta.get_field(name)
-        assert isinstance(f, Field)
-        value = (values or {}).get(name, f.pre_save(obj, adding))
-        assert f.column is not None
+        f = model._meta.get_field(name)
+        assert isinstance(f, Field) and f.column is not None
+        fields.append(f)
         columns.append(connection.ops.quote_name(f.column))
-        out.append(f.get_db_prep_save(value, connection))
-    return columns, out
+    json = "%s::jsonb" if connection.vendor == "postgresql" else "%s"
+    return Columns(tuple(fields), tuple(columns),
+                   tuple(json if isinstance(f, JSONField) else "%s" for f in fields))
+
+
+def _values(obj: Model, columns: Columns, values: dict[str, Any] | None = None,
+            adding: bool = False) -> list[Any]:
+    """The values of `obj`'s `columns` as the database takes them (what `Model.save` would
+    send, a JSON value as its text; `values` overrides an attribute)."""
+    db = connections[DEFAULT_DB_ALIAS]  # this thread's, once (not through the proxy)
+    out = []
+    for f in columns.fields:
+        value = values[f.name] if values and f.name in values else f.pre_save(obj, adding)
+        if isinstance(f, JSONField):
+            out.append(None if value is None else orjson.dumps(value).decode())
+        else:
+            out.append(f.get_db_prep_save(value, db))
+    return out
