@@ -1,5 +1,5 @@
 """What a deployment watches on the live path, in Prometheus's text format (`/metrics`,
-on when `METRICS_ENABLED`): turns applied (by the warm or the locked path), refusals by
+on when `METRICS_ENABLED`): turns applied (by the path that stored them), refusals by
 code, open sockets, channel-layer sends that failed, CargoBot's latency (from the moment a
 game waits on the bot to the bot's turn applied) and flags fallen.
 
@@ -28,7 +28,8 @@ from prometheus_client import (
 )
 
 TURNS = Counter("cargo_turns_applied_total", "Turns applied, by the path that stored them "
-                "(warm: one conditional write; locked: the row lock)", ["path"])
+                "(loop: the warm copy's one conditional write from the event loop; warm: the same "
+                "from a thread; locked: the row lock)", ["path"])
 REFUSALS = Counter("cargo_refusals_total", "Requests and frames refused, by error code",
                    ["code"])
 SOCKETS = Gauge("cargo_open_sockets", "WebSockets open now", ["socket"],

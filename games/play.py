@@ -196,7 +196,7 @@ async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, tok
     if not written:
         return None
     warm.keep(game, lg)
-    metrics.turn_applied("warm")
+    metrics.turn_applied("loop")
     frame = _frame(game, turn, lg)
     sent = await broadcast.asend_message(game_group(game.id),
                                          broadcast.group_message(frame, game.revision))

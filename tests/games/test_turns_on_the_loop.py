@@ -8,6 +8,7 @@ import psycopg
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
+from prometheus_client import REGISTRY
 
 from games import loopdb, play, services, warm
 from games.models import Game, Turn
@@ -21,6 +22,10 @@ pytestmark = [
 ]
 
 TOKENS = scripted_tokens(5)
+
+
+def loop_turns():
+    return REGISTRY.get_sample_value("cargo_turns_applied_total", {"path": "loop"}) or 0.0
 
 
 @pytest.fixture
@@ -56,8 +61,10 @@ async def stored(game):
 
 async def test_a_warm_game_s_turns_do_not_leave_the_loop(game, connect, threaded_turns):
     alice, bob = await connect(game.id, "alice"), await connect(game.id, "bob")
+    before = loop_turns()
     await play_plies(alice, bob, range(4))
     assert threaded_turns == []  # opening the game warmed it: every turn on the loop
+    assert loop_turns() - before == 4
     assert await stored(game) == (4, TOKENS[:4], list(enumerate(TOKENS[:4])))
     for comm in (alice, bob):
         await comm.disconnect()
