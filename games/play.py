@@ -146,7 +146,8 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
                      ) -> tuple[Game, LiveGame, Turn, list[str]] | None:
     """The decision applied to the warm copy, which is forgotten meanwhile (until its
     write succeeds, the copy is ahead of the row): the game, its kind's game, the turn and
-    the fields to write. None (and the copy kept) if the copy cannot decide alone."""
+    the fields to write. None if the copy cannot decide alone (forgotten too once the
+    decision was tried on it: the locked path warms the game again after its commit)."""
     game, lg = entry.game, entry.lg
     if warm.get(game.id) is not entry:  # replaced while this thread waited for the lock
         return None

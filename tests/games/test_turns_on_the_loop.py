@@ -93,7 +93,8 @@ async def test_a_refused_turn_is_worded_by_the_threads(game, connect, threaded_t
     assert threaded_turns == [0]
     assert await stored(game) == (0, [], [])
     await alice.send_json_to({"type": "turn", "ply": 0, "token": TOKENS[0]})
-    assert (await receive_type(alice, "turn"))["ply"] == 0  # the copy is warm again
+    assert (await receive_type(alice, "turn"))["ply"] == 0
+    assert threaded_turns == [0, 0]  # the refusal dropped the copy; this commit warms it
     assert await stored(game) == (1, TOKENS[:1], [(0, TOKENS[0])])
     await alice.disconnect()
 
