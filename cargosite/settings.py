@@ -63,7 +63,12 @@ def parse_database_url(url: str) -> dict:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
-            "OPTIONS": dict(parse_qsl(parts.query)),
+            # Django turns psycopg's preparing off (`prepare_threshold` None, for poolers in
+            # transaction mode), and psycopg then ignores even `execute(prepare=True)`: a
+            # threshold no statement reaches prepares the statements that ask (the turn's
+            # write, games/store.py and games/loopdb.py) and no other (Django's own cursors
+            # bind on the client and never prepare).
+            "OPTIONS": {"prepare_threshold": 2**31 - 1, **dict(parse_qsl(parts.query))},
             "CONN_MAX_AGE": envint("DJANGO_CONN_MAX_AGE", 0),
             # A kept connection is checked before reuse: after a PostgreSQL restart the
             # first request does not fail on a connection the server has closed.

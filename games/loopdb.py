@@ -27,12 +27,6 @@ import psycopg
 from django.conf import settings
 from django.db import connections
 
-# psycopg prepares a statement whose `execute` asks (`prepare=True`) only if the
-# connection's `prepare_threshold` is not None, which Django makes it (for poolers in
-# transaction mode). A threshold no statement reaches prepares those that ask, no other
-# (Django's own cursors bind on the client and never prepare).
-PREPARE_WHEN_ASKED = 2**31 - 1
-
 
 class LoopConnections:
     """One loop's idle connections, and a semaphore for how many may be in use."""
@@ -96,11 +90,11 @@ def _pool() -> LoopConnections:
 
 
 async def _connect() -> psycopg.AsyncConnection[Any]:
-    """A connection as Django would open it (its parameters, its adapters), in autocommit,
-    without Django's client-binding cursors."""
+    """A connection as Django would open it (its parameters, its adapters, its
+    `prepare_threshold`: cargosite/settings.py), in autocommit, without Django's
+    client-binding cursors."""
     params = connections["default"].get_connection_params()
     params.pop("cursor_factory", None)
-    params["prepare_threshold"] = PREPARE_WHEN_ASKED
     return await psycopg.AsyncConnection.connect(autocommit=True, **params)
 
 

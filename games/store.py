@@ -145,14 +145,12 @@ def _execute_prepared(sql: str, params: list[Any]) -> int:
     logged where Django logs its queries (DEBUG, `CaptureQueriesContext`). Returns the
     number of rows it inserted."""
     connection.ensure_connection()
-    raw = connection.connection
-    if raw.prepare_threshold is None:  # Django's default, which prepares nothing (loopdb)
-        raw.prepare_threshold = loopdb.PREPARE_WHEN_ASKED
     started = time.monotonic()
     # Django makes its connections' cursors client-binding (`ClientCursor`, which quotes
     # every value into the text and cannot prepare): a plain psycopg cursor binds on the
-    # server.
-    with connection.wrap_database_errors, psycopg.Cursor(raw) as cursor:
+    # server, and prepares since the connection's `prepare_threshold` is set
+    # (cargosite/settings.py).
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
         cursor.execute(sql, params, prepare=True)
         rows = cursor.rowcount
     if connection.queries_logged:
