@@ -46,6 +46,7 @@ def turn_options(p: Position) -> dict[str, dict[str, Any]]:
     the AppCons (cells, shape, value) on offer. Tokens not listed can only be played alone.
     """
     options: dict[str, dict[str, Any]] = {}
+    p.appcons(p.side)  # known before the copies: a drop then only looks through its cell
     for action in p.actions():
         after = p.copy()
         after.apply_action(action)

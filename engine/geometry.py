@@ -81,6 +81,10 @@ class Geometry:
     neighbours: list[int] = field(default_factory=list)
     #: each row's cell bits, left to right, the top row first (the order of the notation).
     board_rows: list[list[int]] = field(default_factory=list)
+    #: the bay's notation with every cell empty, and per cell (indexed by bit) where its
+    #: character stands in that text.
+    empty_board: str = ""
+    board_offsets: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         n = self.n
@@ -91,6 +95,11 @@ class Geometry:
         self.corridor_masks = self.column_masks + self.row_masks
         self.corridor_names = list(COLUMN_LETTERS[:n]) + list(ROW_DIGITS[:n])
         self.board_rows = [[1 << (x * s + y) for x in range(n)] for y in range(n - 1, -1, -1)]
+        self.empty_board = "/".join(["." * n] * n)
+        self.board_offsets = [0] * (n * s)
+        for x in range(n):
+            for y in range(n):
+                self.board_offsets[x * s + y] = (n - 1 - y) * (n + 1) + x
         for x in range(n):
             for y in range(n):
                 name = COLUMN_LETTERS[x] + ROW_DIGITS[y]

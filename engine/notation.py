@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.errors import EngineError
-from engine.geometry import COLUMN_LETTERS, SHAPE_ORDER, SIZES, Geometry
+from engine.geometry import COLUMN_LETTERS, SHAPE_ORDER, SIZES, Geometry, bits
 from engine.position import (
     BLUE,
     CARD_ORDER,
@@ -37,12 +37,16 @@ _BOARD_CHARS = {".": None, "B": 0, "O": 1, "x": 2}
 
 
 def format_board(p: Position) -> str:
-    """The bay part of a position's notation: rows top first, joined by ``/``."""
-    blue, orange, empty = p.cores[BLUE], p.cores[ORANGE], p.empty
-    return "/".join(
-        "".join("B" if blue & bit else "O" if orange & bit else "x" if empty & bit else "."
-                for bit in row)
-        for row in p.g.board_rows)
+    """The bay part of a position's notation: rows top first, joined by ``/``. (Written
+    cell by occupied cell into the empty bay's text: the site describes a dozen bays a
+    turn.)"""
+    g = p.g
+    chars = list(g.empty_board)
+    offsets = g.board_offsets
+    for mask, char in ((p.cores[BLUE], "B"), (p.cores[ORANGE], "O"), (p.empty, "x")):
+        for cell in bits(mask):
+            chars[offsets[cell]] = char
+    return "".join(chars)
 
 
 def format_position(p: Position) -> str:

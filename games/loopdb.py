@@ -6,9 +6,16 @@ the hop to a thread and back, with the GIL passed between the loop and the threa
 more CPU than the turn's own work (docs/live-play.md). The common turn needs one statement
 and nothing of Django's ORM, so it is sent from the loop on a psycopg `AsyncConnection`.
 
+The statement goes through psycopg's `pq` layer (libpq) directly: prepared once per
+connection, its parameters sent as text, its one result awaited with the loop's own reader
+on the socket. psycopg's cursor adapted each value, kept a prepared-statement cache and
+waited through its generators, which cost the loop more than the statement's round trip
+(docs/live-play.md). Every parameter has a type the statement's text gives it (a column it
+is assigned or compared to, or a cast), so none is sent with a type.
+
 Per event loop (a connection cannot serve two loops): at most LIVE_LOOP_CONNECTIONS
 connections, opened when first needed with the default database's parameters (so tests
-reach their test database), in autocommit, preparing the statements that ask. A connection
+reach their test database), in autocommit. A connection
 that fails or is interrupted is closed and dropped, never reused; the caller then takes the
 threaded path, which words what went wrong (a database that does not answer) as always.
 Connections of loops that have closed (each test has its own) are closed when next looked
@@ -20,12 +27,31 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
+import re
 import threading
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 import psycopg
 from django.conf import settings
 from django.db import connections
+from psycopg import pq
+
+
+class LoopConnection(psycopg.AsyncConnection[Any]):
+    """A loop's connection, and the names of the statements prepared on it."""
+
+    prepared: set[bytes]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A statement's text for libpq (`$1`… for psycopg's `%s`) and its prepared name."""
+
+    name: bytes
+    text: bytes
 
 
 class LoopConnections:
@@ -34,17 +60,17 @@ class LoopConnections:
     def __init__(self, loop: asyncio.AbstractEventLoop, size: int) -> None:
         self.loop = loop
         self.slots = asyncio.Semaphore(size)
-        self.idle: list[psycopg.AsyncConnection[Any]] = []
+        self.idle: list[LoopConnection] = []
 
     async def execute(self, sql: str, params: list[Any]) -> int:
-        """Run `sql` prepared; the rows it changed. Raises what psycopg raised (the
-        connection is then closed), or `asyncio.CancelledError`."""
+        """Run `sql` prepared; the rows it changed (or returned). Raises what psycopg
+        raised (the connection is then closed), or `asyncio.CancelledError`."""
+        statement = _statement(sql)
+        values = [_text(value) for value in params]
         async with self.slots:
             conn = self.idle.pop() if self.idle else await _connect()
             try:
-                async with psycopg.AsyncCursor(conn) as cursor:
-                    await cursor.execute(sql, params, prepare=True)
-                    rows = cursor.rowcount
+                rows = await _execute(conn, statement, values)
             except BaseException:
                 _close(conn)
                 raise
@@ -55,6 +81,99 @@ class LoopConnections:
         idle, self.idle = self.idle, []
         for conn in idle:
             _close(conn)
+
+
+_names = itertools.count(1)
+
+
+@functools.cache
+def _statement(sql: str) -> Statement:
+    """psycopg's positional placeholders numbered for libpq (`%%` is a literal `%`)."""
+    assert "%(" not in sql, "named placeholders are psycopg's alone"
+    numbers = itertools.count(1)
+    text = _PLACEHOLDER.sub(lambda m: "%" if m[0] == "%%" else f"${next(numbers)}", sql)
+    return Statement(f"cargo_loop_{next(_names)}".encode(), text.encode())
+
+
+_PLACEHOLDER = re.compile("%%|%s")
+
+
+def _text(value: Any) -> bytes | None:
+    """A parameter in PostgreSQL's text format (what the write's values are: text, whole
+    numbers, truth values, times and JSON already as text)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, bool):
+        return b"t" if value else b"f"
+    if isinstance(value, int):
+        return str(value).encode()
+    if isinstance(value, (datetime, date)):
+        return value.isoformat().encode()
+    raise TypeError(f"no text form for a {type(value).__name__} parameter")
+
+
+async def _execute(conn: LoopConnection, statement: Statement,
+                   values: list[bytes | None]) -> int:
+    pgconn = conn.pgconn
+    if statement.name not in conn.prepared:
+        pgconn.send_prepare(statement.name, statement.text)
+        await _result(conn)
+        conn.prepared.add(statement.name)
+    pgconn.send_query_prepared(statement.name, values)
+    result = await _result(conn)
+    return int(result.command_tuples or 0)
+
+
+async def _result(conn: LoopConnection) -> pq.abc.PGresult:
+    """The one result of what was just sent, once every byte is sent and the server has
+    said it is ready again; raises the error PostgreSQL answered with as psycopg's
+    exception."""
+    pgconn, loop = conn.pgconn, asyncio.get_running_loop()
+    while pgconn.flush():  # rare: the socket's buffer was full
+        await _ready(loop, pgconn, writing=True)
+    results = []
+    while True:
+        if pgconn.is_busy():
+            await _ready(loop, pgconn, writing=False)
+        result = pgconn.get_result()
+        if result is None:
+            break
+        results.append(result)
+    if len(results) != 1:
+        raise psycopg.OperationalError(f"the server sent {len(results)} results, not one")
+    result = results[0]
+    if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
+        raise psycopg.errors.error_from_result(result, encoding=conn.info.encoding)
+    return result
+
+
+async def _ready(loop: asyncio.AbstractEventLoop, pgconn: pq.abc.PGconn, *,
+                 writing: bool) -> None:
+    """Wait until the socket takes more bytes (`writing`), or until libpq has read a
+    whole answer."""
+    done = loop.create_future()
+
+    def on_ready() -> None:
+        try:
+            pgconn.consume_input()  # also while writing: the server may answer meanwhile
+        except Exception as error:  # the connection failed (psycopg.OperationalError)
+            if not done.done():
+                done.set_exception(error)
+            return
+        if (writing or not pgconn.is_busy()) and not done.done():
+            done.set_result(None)
+
+    fd = pgconn.socket
+    if writing:
+        loop.add_writer(fd, on_ready)
+    else:
+        loop.add_reader(fd, on_ready)
+    try:
+        await done
+    finally:
+        (loop.remove_writer if writing else loop.remove_reader)(fd)
 
 
 _pools: dict[int, LoopConnections] = {}
@@ -89,13 +208,15 @@ def _pool() -> LoopConnections:
         return pool
 
 
-async def _connect() -> psycopg.AsyncConnection[Any]:
-    """A connection as Django would open it (its parameters, its adapters, its
-    `prepare_threshold`: cargosite/settings.py), in autocommit, without Django's
-    client-binding cursors."""
+async def _connect() -> LoopConnection:
+    """A connection as Django would open it (its parameters), in autocommit, its libpq
+    connection non-blocking."""
     params = connections["default"].get_connection_params()
     params.pop("cursor_factory", None)
-    return await psycopg.AsyncConnection.connect(autocommit=True, **params)
+    conn = await LoopConnection.connect(autocommit=True, **params)
+    conn.pgconn.nonblocking = 1
+    conn.prepared = set()
+    return conn
 
 
 def _close(conn: psycopg.AsyncConnection[Any]) -> None:

@@ -101,9 +101,17 @@ def _turn_statement(game: Game, fields: list[str], turn: Turn, guard: SessionGua
     """PostgreSQL's one statement for a turn, and its parameters: the UPDATE … RETURNING
     feeding the INSERT (`WITH moved AS (UPDATE …) INSERT … SELECT … FROM moved`)."""
     update, params = _update_statement(game, fields, turn, guard)
-    names, marks, turn_values = _turn_insert(turn)
+    names, _, turn_values = _turn_insert(turn)
     return (f'WITH moved AS ({update} RETURNING "id") INSERT INTO {_table(Turn)} ({names}) '
-            f'SELECT {marks} FROM moved', [*params, *turn_values])
+            f'SELECT {_typed_marks(Turn, TURN_FIELDS)} FROM moved', [*params, *turn_values])
+
+
+@functools.cache
+def _typed_marks(model: type[Model], names: tuple[str, ...]) -> str:
+    """Placeholders cast to their columns' types: a SELECT list gives its parameters no
+    type of its own, and the loop's write (games.loopdb) sends every value as text."""
+    fields = _columns(model, names).fields
+    return ", ".join(f"%s::{f.cast_db_type(connection)}" for f in fields)
 
 
 def _update_statement(game: Game, fields: list[str], turn: Turn, guard: SessionGuard | None

@@ -2,6 +2,7 @@
 when they fail, closed with their loop, and no more at once than LIVE_LOOP_CONNECTIONS."""
 
 import asyncio
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -84,3 +85,36 @@ def test_no_more_connections_at_once_than_the_setting(settings):
         return len(loopdb._pool().idle)
 
     assert in_a_new_loop(five_at_once) == 2
+
+
+def test_a_statement_is_prepared_once_per_connection():
+    mine = "SELECT 1 FROM pg_prepared_statements WHERE name LIKE 'cargo_loop_%%'"
+
+    async def thrice():
+        counts = [await loopdb.execute(mine, []) for _ in range(3)]
+        return counts, loopdb._pool().idle[-1].prepared
+
+    counts, prepared = in_a_new_loop(thrice)
+    assert counts == [1, 1, 1] and len(prepared) == 1
+
+
+def test_parameters_reach_postgresql_as_their_values():
+    when = datetime(2026, 12, 2, 4, 5, 6, 789000, tzinfo=UTC)
+    sql = ("SELECT 1 WHERE %s::integer = -42 AND %s::boolean AND NOT %s::boolean "
+           "AND %s::timestamptz = '2026-12-02 04:05:06.789+00' AND %s::text IS NULL "
+           "AND %s::text = 'cœur « B »' AND %s::jsonb = '[\"a1\", 2]'::jsonb")
+
+    async def matching():
+        return await loopdb.execute(sql, [-42, True, False, when, None, "cœur « B »",
+                                          '["a1", 2]'])
+
+    assert in_a_new_loop(matching) == 1
+
+
+def test_a_value_without_a_text_form_is_refused_before_anything_is_sent():
+    async def refused():
+        with pytest.raises(TypeError, match="float"):
+            await loopdb.execute("SELECT %s::numeric", [1.5])
+        return loopdb._pool().idle
+
+    assert in_a_new_loop(refused) == []
