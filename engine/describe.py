@@ -41,18 +41,22 @@ def hand(p: Position, side: int) -> list[str]:
     return [c for i, c in enumerate(CARD_ORDER) if p.cards[side] >> i & 1]
 
 
-def turn_options(p: Position) -> dict[str, dict[str, Any]]:
+def turn_options(p: Position, tokens: dict[int, str] | None = None
+                 ) -> dict[str, dict[str, Any]]:
     """For each legal Phase 1 token after which the mover could unload: the bay then and
     the AppCons (cells, shape, value) on offer. Tokens not listed can only be played alone.
+    `tokens` are the legal actions' tokens, when the caller has them already.
     """
+    if tokens is None:
+        tokens = {action: action_token(action, p) for action in p.actions()}
     options: dict[str, dict[str, Any]] = {}
     p.appcons(p.side)  # known before the copies: a drop then only looks through its cell
-    for action in p.actions():
+    for action, token in tokens.items():
         after = p.copy()
         after.apply_action(action)
         found = after.appcons(after.side)
         if found:
-            options[action_token(action, p)] = {
+            options[token] = {
                 "rows": rows(after),
                 "lock": None if after.lock == NO_LOCK else p.g.corridor_names[after.lock],
                 "unloads": [
@@ -68,6 +72,7 @@ def describe(game: Game) -> dict[str, Any]:
     p = game.position
     over = game.over
     position = format_position(p)
+    tokens = {} if over else {action: action_token(action, p) for action in p.actions()}
     return {
         "size": p.n,
         "rules": p.rules,
@@ -79,8 +84,8 @@ def describe(game: Game) -> dict[str, Any]:
         "cards": {SIDE_NAMES[s]: hand(p, s) for s in (BLUE, 1)},
         "shelves": {SIDE_NAMES[s]: shelf(p, s) for s in (BLUE, 1)},
         "points": {SIDE_NAMES[s]: p.points[s] for s in (BLUE, 1)},
-        "legal": game.legal(),
-        "options": {} if over else turn_options(p),
+        "legal": sorted(tokens.values()),  # what `game.legal()` gives
+        "options": turn_options(p, tokens) if tokens else {},
         "over": over,
         "result": game.result(),
         "audit": game.audit().as_dict() if over and not game.is_puzzle else None,

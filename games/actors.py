@@ -14,7 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from channels.middleware import BaseMiddleware
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Field
+from django.utils import timezone
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -115,7 +119,6 @@ def session_signed_in(scope: dict[str, Any]) -> bool:
     from importlib import import_module
     from types import SimpleNamespace
 
-    from django.conf import settings
     from django.contrib.auth import get_user
 
     user = scope.get("user")
@@ -154,8 +157,6 @@ class SessionGuard:
 
     @property
     def in_sql(self) -> bool:
-        from django.conf import settings
-
         return self.session_key is not None and settings.SESSION_ENGINE in self.SQL_ENGINES
 
     def holds(self) -> bool:
@@ -163,17 +164,21 @@ class SessionGuard:
 
     def sql(self) -> tuple[tuple[str, ...], list[Any]]:
         """WHERE conditions (and their parameters) that hold while the session does."""
-        from django.contrib.sessions.models import Session
-        from django.db import DEFAULT_DB_ALIAS, connections
-        from django.utils import timezone
-
-        db = connections[DEFAULT_DB_ALIAS]
-        params: list[Any] = [self.session_key,
-                             Session._meta.get_field("expire_date").get_db_prep_save(
-                                 timezone.now(), db)]
+        params: list[Any] = [self.session_key, _expire_date().get_db_prep_save(
+            timezone.now(), connections[DEFAULT_DB_ALIAS])]
         if self.user_id is not None:
             params += [self.user_id, True, self.password]
         return _guard_clauses(self.user_id is not None), params
+
+
+@functools.cache
+def _expire_date() -> Field:
+    """The session table's expiry column (looked up once: `sql` runs at every turn)."""
+    from django.contrib.sessions.models import Session
+
+    f = Session._meta.get_field("expire_date")
+    assert isinstance(f, Field)
+    return f
 
 
 @functools.cache

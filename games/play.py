@@ -30,7 +30,7 @@ from .history import turn_frames
 from .kinds import KindError, LiveGame, get_kind
 from .models import Game, Seat, Turn
 from .protocol import Code, GameError, SignedOut, public_state, rematch_info, state_of, turn_frame
-from .store import awrite_turn, live, lock_game, write_turn
+from .store import NewTurn, awrite_turn, live, lock_game, write_turn
 
 Termination = Game.Termination
 log = logging.getLogger(__name__)
@@ -143,7 +143,7 @@ def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
 
 def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
                      guard: SessionGuard | None
-                     ) -> tuple[Game, LiveGame, Turn, list[str]] | None:
+                     ) -> tuple[Game, LiveGame, NewTurn, list[str]] | None:
     """The decision applied to the warm copy, which is forgotten meanwhile (until its
     write succeeds, the copy is ahead of the row): the game, its kind's game, the turn and
     the fields to write. None if the copy cannot decide alone (forgotten too once the
@@ -164,7 +164,7 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
         return None
     if lg.over:
         return None
-    return game, lg, Turn(game=game, ply=ply, token=token, seat=seat, events=events), \
+    return game, lg, NewTurn(ply=ply, token=token, seat=seat, events=events), \
         _advanced(game, lg, seat)
 
 
@@ -263,7 +263,7 @@ def _advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:
             *timeouts.charge(game, seat, lg)]
 
 
-def _sent(game: Game, turn: Turn, lg: LiveGame) -> TurnResult:
+def _sent(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> TurnResult:
     """The turn's frame, sent to the game's group once committed, then the bot's task."""
     frame = _frame(game, turn, lg)
     delivery = send_on_commit(game_group(game.id), frame, game.revision)
@@ -271,7 +271,7 @@ def _sent(game: Game, turn: Turn, lg: LiveGame) -> TurnResult:
     return TurnResult(frame, delivery=delivery)
 
 
-def _frame(game: Game, turn: Turn, lg: LiveGame) -> dict[str, Any]:
+def _frame(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> dict[str, Any]:
     return turn_frame(game, turn, public_state(game, lg), lg)
 
 

@@ -9,13 +9,16 @@ the site's fields (seats, players, status, rematch); this module never decides a
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import InterfaceError, OperationalError
 from django.urls import reverse
 
 from .kinds import LiveGame
 from .models import Game, Seat, Turn
+
+if TYPE_CHECKING:
+    from .store import NewTurn
 
 PROTOCOL_VERSION = 2
 MAX_TOKEN_LENGTH = 32
@@ -274,7 +277,7 @@ def public_state(game: Game, lg: LiveGame | None = None, *, final: bool = True) 
 # --- frames --------------------------------------------------------------------------------
 
 
-def turn_frame(game: Game, turn: Turn, state: dict[str, Any], lg: LiveGame,
+def turn_frame(game: Game, turn: Turn | NewTurn, state: dict[str, Any], lg: LiveGame,
                viewer: int | None = None) -> dict[str, Any]:
     return {"type": "turn", "ply": turn.ply, "token": turn.token, "seat": turn.seat,
             "side": game.kind.seat_key(turn.seat),

@@ -1,5 +1,6 @@
-"""`describe`'s options (what the page offers after each Phase 1 token: the bay then and
-the AppCons on offer) against tests/engine/reference.py, worked out cell by cell.
+"""`describe`'s legal tokens and options (what the page offers after each Phase 1 token:
+the bay then and the AppCons on offer) against tests/engine/reference.py, worked out cell
+by cell.
 
 The site sends these with every turn, so the engine computes them cheaply (the AppCons
 known before the trial drops, the bay's text written cell by occupied cell); the
@@ -48,6 +49,7 @@ def test_the_options_agree_with_the_reference_through_random_games(n: int, rules
         # a fresh copy too: its AppCons are not yet known when the options are asked
         fresh = Game(parse_position(format_position(game.position)))
         assert offered(game) == offered(fresh) == expected_options(ref.state)
+        assert describe(game)["legal"] == sorted(ref.legal())
         token = choose_turn(rng, ref, ref.legal())
         ref.play(token)
         game.play(token)
