@@ -13,6 +13,7 @@ that directory until the directory is emptied (the topology's start does).
 
 from __future__ import annotations
 
+import functools
 import os
 from datetime import datetime
 
@@ -45,7 +46,13 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 
 
 def turn_applied(path: str) -> None:
-    TURNS.labels(path).inc()
+    _turns(path).inc()
+
+
+@functools.cache
+def _turns(path: str) -> Counter:
+    """The counter of one path (`labels` looks its child up anew at every call)."""
+    return TURNS.labels(path)
 
 
 def refused(code: str) -> None:
