@@ -20,6 +20,8 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Field
 from django.utils import timezone
 
+from . import loopdb
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
     from django.http import HttpRequest
@@ -164,11 +166,20 @@ class SessionGuard:
 
     def sql(self) -> tuple[tuple[str, ...], list[Any]]:
         """WHERE conditions (and their parameters) that hold while the session does."""
-        params: list[Any] = [self.session_key, _expire_date().get_db_prep_save(
-            timezone.now(), connections[DEFAULT_DB_ALIAS])]
+        params: list[Any] = [self.session_key, now_for(_expire_date())]
         if self.user_id is not None:
             params += [self.user_id, True, self.password]
         return _guard_clauses(self.user_id is not None), params
+
+
+def now_for(f: Field) -> Any:
+    """Now, as `f`'s column takes it. PostgreSQL takes an aware datetime as it is, and
+    Django's connection is not looked up for it: on the event loop that look-up (a
+    context-local) cost more than the rest of the value."""
+    now = timezone.now()
+    if loopdb.on_postgresql():
+        return now
+    return f.get_db_prep_save(now, connections[DEFAULT_DB_ALIAS])
 
 
 @functools.cache

@@ -182,11 +182,12 @@ _lock = threading.Lock()
 
 def enabled() -> bool:
     """Are turns written from the loop? (PostgreSQL, and LIVE_LOOP_CONNECTIONS > 0.)"""
-    return settings.LIVE_LOOP_CONNECTIONS > 0 and _on_postgresql()
+    return settings.LIVE_LOOP_CONNECTIONS > 0 and on_postgresql()
 
 
 @functools.cache
-def _on_postgresql() -> bool:
+def on_postgresql() -> bool:
+    """Is the default database PostgreSQL? (Asked once: one database per process.)"""
     return connections["default"].vendor == "postgresql"
 
 

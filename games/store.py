@@ -24,9 +24,9 @@ from django.db.models import (
     Prefetch,
     TextField,
 )
-from django.utils import timezone
 
 from . import loopdb
+from .actors import now_for
 from .kinds import LiveGame
 from .models import Game, Seat, Turn
 from .protocol import NotFound
@@ -164,7 +164,7 @@ def _turn_insert(game: Game, turn: NewTurn) -> tuple[str, str, list[Any]]:
     """The turn's quoted columns (TURN_FIELDS), as many placeholders, and its values as
     `Model.save` would send them."""
     inserted = _columns(Turn, TURN_FIELDS)
-    created = _created_at().get_db_prep_save(timezone.now(), connections[DEFAULT_DB_ALIAS])
+    created = now_for(_created_at())
     return ", ".join(inserted.columns), ", ".join(inserted.marks), [
         game.id, turn.ply, turn.token, turn.seat, orjson.dumps(turn.events).decode(), created]
 
@@ -251,7 +251,6 @@ def _values(obj: Model, columns: Columns, values: dict[str, Any]) -> list[Any]:
     send for an existing row, a JSON value as its text; `values` overrides an attribute).
     A value of its field's `as_is` type goes as it is: Django's preparation of each field
     cost the loop more than the rest of the statement."""
-    db = connections[DEFAULT_DB_ALIAS]  # this thread's, once (not through the proxy)
     out: list[Any] = []
     for f, as_is in zip(columns.fields, columns.as_is, strict=True):
         value = values[f.name] if f.name in values else f.pre_save(obj, False)
@@ -260,5 +259,5 @@ def _values(obj: Model, columns: Columns, values: dict[str, Any]) -> list[Any]:
         elif value is None or type(value) is as_is:
             out.append(value)
         else:
-            out.append(f.get_db_prep_save(value, db))
+            out.append(f.get_db_prep_save(value, connections[DEFAULT_DB_ALIAS]))
     return out

@@ -1,6 +1,7 @@
 """The channel layer's group sends, pipelined (cargosite/channel_layer.py): many sends at
-once reach a group in the order they were made, each caller learns that its message went,
-and with Redis gone every caller gets the error (games.broadcast counts it)."""
+once reach a group in the order they were made, in few writes; each caller learns that its
+message went; a connection Redis closed is replaced; and with Redis gone every caller gets
+the error (games.broadcast counts it)."""
 
 import asyncio
 import os
@@ -26,25 +27,57 @@ def test_sends_made_at_once_arrive_in_order_in_few_round_trips():
         shard = sender._get_layer()._get_shard(
             sender._get_layer()._get_group_channel_name("g"))
         shard._ensure_redis()
-        pipelines = []
-        original = shard._redis.pipeline
+        pool = shard._redis.connection_pool
+        writes = []
+        original = pool.get_connection
 
-        def counted(*args, **kwargs):
-            pipelines.append(1)
-            return original(*args, **kwargs)
+        async def counted(*args, **kwargs):
+            conn = await original(*args, **kwargs)
+            send = conn.send_packed_command
 
-        shard._redis.pipeline = counted
+            async def write(command, check_health=True):
+                writes.append(sum(chunk.count(b"PUBLISH") for chunk in command))
+                return await send(command, check_health)
+
+            conn.send_packed_command = write
+            return conn
+
+        pool.get_connection = counted
         await asyncio.gather(*(sender.group_send("g", {"type": "x", "n": n})
                                for n in range(50)))
         got = [(await asyncio.wait_for(receiver.receive(channel), 5))["n"]
                for _ in range(50)]
         await sender.flush()
         await receiver.flush()
-        return got, len(pipelines)
+        return got, writes
 
-    got, round_trips = asyncio.run(run())
+    got, writes = asyncio.run(run())
     assert got == list(range(50))
-    assert round_trips < 50  # the sends waiting together went in one pipeline
+    # the sends waiting together went in few writes, every PUBLISH in one of them
+    assert len(writes) < 50 and sum(writes) == 50
+
+
+def test_a_connection_redis_closed_is_replaced_at_the_next_send():
+    async def run():
+        import redis.asyncio
+
+        sender, receiver = layer(os.environ["REDIS_URL"]), layer(os.environ["REDIS_URL"])
+        channel = await receiver.new_channel()
+        await receiver.group_add("g", channel)
+        await asyncio.sleep(0.2)
+        await sender.group_send("g", {"type": "x", "n": 1})
+        killer = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
+        killed = await killer.execute_command("CLIENT", "KILL", "TYPE", "normal",
+                                              "SKIPME", "yes")
+        await killer.aclose()
+        await sender.group_send("g", {"type": "x", "n": 2})
+        got = [(await asyncio.wait_for(receiver.receive(channel), 5))["n"] for _ in range(2)]
+        await sender.flush()
+        await receiver.flush()
+        return killed, got
+
+    killed, got = asyncio.run(run())
+    assert killed >= 1 and got == [1, 2]
 
 
 def test_with_redis_gone_every_sender_gets_the_error():
