@@ -7,17 +7,19 @@ more CPU than the turn's own work (docs/live-play.md). The common turn needs one
 and nothing of Django's ORM, so it is sent from the loop on a psycopg `AsyncConnection`.
 
 The statement goes through psycopg's `pq` layer (libpq) directly: prepared once per
-connection, its parameters sent as text, its one result awaited with the loop's own reader
-on the socket. psycopg's cursor adapted each value, kept a prepared-statement cache and
-waited through its generators, which cost the loop more than the statement's round trip
-(docs/live-play.md). Every parameter has a type the statement's text gives it (a column it
-is assigned or compared to, or a cast), so none is sent with a type.
+connection, its parameters sent as text, its one result awaited through the reader the
+connection keeps on the loop. psycopg's cursor adapted each value, kept a
+prepared-statement cache and waited through its generators, which cost the loop more than
+the statement's round trip (docs/live-play.md). Every parameter has a type the statement's
+text gives it (a column it is assigned or compared to, or a cast), so none is sent with a
+type.
 
 Per event loop (a connection cannot serve two loops): at most LIVE_LOOP_CONNECTIONS
 connections, opened when first needed with the default database's parameters (so tests
-reach their test database), in autocommit. A connection
-that fails or is interrupted is closed and dropped, never reused; the caller then takes the
-threaded path, which words what went wrong (a database that does not answer) as always.
+reach their test database), in autocommit. A connection that fails or is interrupted
+(also while it waits idle: its reader finds out) is closed and dropped, never reused; the
+caller then takes the threaded path, which words what went wrong (a database that does
+not answer) as always.
 Connections of loops that have closed (each test has its own) are closed when next looked
 at, and `close_all` closes every one (the end of a test session, before the test database
 is dropped).
@@ -41,9 +43,15 @@ from psycopg import pq
 
 
 class LoopConnection(psycopg.AsyncConnection[Any]):
-    """A loop's connection, and the names of the statements prepared on it."""
+    """A loop's connection: the names of the statements prepared on it, and its socket's
+    reader on the loop, registered once (adding and removing a reader at every statement
+    cost the loop a few percent): it reads what arrives and wakes `waiter`, the statement
+    waiting for its answer, once libpq holds all of it."""
 
     prepared: set[bytes]
+    waiter: asyncio.Future[None] | None
+    watched: tuple[asyncio.AbstractEventLoop, int] | None  # the loop and fd read
+    failure: Exception | None  # what reading met (the server closed, say)
 
 
 @dataclass(frozen=True)
@@ -68,7 +76,7 @@ class LoopConnections:
         statement = _statement(sql)
         values = [_text(value) for value in params]
         async with self.slots:
-            conn = self.idle.pop() if self.idle else await _connect()
+            conn = await self._connection()
             try:
                 rows = await _execute(conn, statement, values)
             except BaseException:
@@ -76,6 +84,15 @@ class LoopConnections:
                 raise
             self.idle.append(conn)
             return rows
+
+    async def _connection(self) -> LoopConnection:
+        """An idle connection that nothing has broken while it waited, or a new one."""
+        while self.idle:
+            conn = self.idle.pop()
+            if conn.failure is None:
+                return conn
+            _close(conn)
+        return await _connect()
 
     def close(self) -> None:
         idle, self.idle = self.idle, []
@@ -132,11 +149,17 @@ async def _result(conn: LoopConnection) -> pq.abc.PGresult:
     exception."""
     pgconn, loop = conn.pgconn, asyncio.get_running_loop()
     while pgconn.flush():  # rare: the socket's buffer was full
-        await _ready(loop, pgconn, writing=True)
+        await _writable(loop, pgconn.socket)
     results = []
     while True:
+        if conn.failure is not None:
+            raise conn.failure
         if pgconn.is_busy():
-            await _ready(loop, pgconn, writing=False)
+            conn.waiter = loop.create_future()
+            try:
+                await conn.waiter
+            finally:
+                conn.waiter = None
         result = pgconn.get_result()
         if result is None:
             break
@@ -149,31 +172,52 @@ async def _result(conn: LoopConnection) -> pq.abc.PGresult:
     return result
 
 
-async def _ready(loop: asyncio.AbstractEventLoop, pgconn: pq.abc.PGconn, *,
-                 writing: bool) -> None:
-    """Wait until the socket takes more bytes (`writing`), or until libpq has read a
-    whole answer."""
+def _watch(conn: LoopConnection, loop: asyncio.AbstractEventLoop) -> None:
+    conn.waiter, conn.failure = None, None
+    fd = conn.pgconn.socket
+    loop.add_reader(fd, _on_readable, conn)
+    conn.watched = (loop, fd)
+
+
+def _unwatch(conn: LoopConnection) -> None:
+    watched, conn.watched = conn.watched, None
+    if watched is not None:
+        loop, fd = watched
+        try:
+            loop.remove_reader(fd)
+        except Exception:  # the loop has closed (its readers went with it)
+            pass
+
+
+def _on_readable(conn: LoopConnection) -> None:
+    """The socket has something: libpq reads it. What fails (the server closed the
+    connection) breaks the connection for good, and stops the reading."""
+    pgconn, waiter = conn.pgconn, conn.waiter
+    try:
+        pgconn.consume_input()
+    except Exception as error:  # psycopg.OperationalError
+        conn.failure = error
+        _unwatch(conn)
+        if waiter is not None and not waiter.done():
+            waiter.set_exception(error)
+        return
+    if waiter is not None and not waiter.done() and not pgconn.is_busy():
+        waiter.set_result(None)
+
+
+async def _writable(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+    """Wait until the socket takes more bytes."""
     done = loop.create_future()
 
-    def on_ready() -> None:
-        try:
-            pgconn.consume_input()  # also while writing: the server may answer meanwhile
-        except Exception as error:  # the connection failed (psycopg.OperationalError)
-            if not done.done():
-                done.set_exception(error)
-            return
-        if (writing or not pgconn.is_busy()) and not done.done():
+    def on_writable() -> None:
+        if not done.done():
             done.set_result(None)
 
-    fd = pgconn.socket
-    if writing:
-        loop.add_writer(fd, on_ready)
-    else:
-        loop.add_reader(fd, on_ready)
+    loop.add_writer(fd, on_writable)
     try:
         await done
     finally:
-        (loop.remove_writer if writing else loop.remove_reader)(fd)
+        loop.remove_writer(fd)
 
 
 _pools: dict[int, LoopConnections] = {}
@@ -217,11 +261,14 @@ async def _connect() -> LoopConnection:
     conn = await LoopConnection.connect(autocommit=True, **params)
     conn.pgconn.nonblocking = 1
     conn.prepared = set()
+    _watch(conn, asyncio.get_running_loop())
     return conn
 
 
-def _close(conn: psycopg.AsyncConnection[Any]) -> None:
-    """Close without awaiting (also from a cancelled task, or a loop that has closed)."""
+def _close(conn: LoopConnection) -> None:
+    """Close without awaiting (also from a cancelled task, or a loop that has closed):
+    its reader first, while its socket is still open."""
+    _unwatch(conn)
     try:
         conn.pgconn.finish()
     except Exception:  # pragma: no cover - already closed

@@ -118,3 +118,20 @@ def test_a_value_without_a_text_form_is_refused_before_anything_is_sent():
         return loopdb._pool().idle
 
     assert in_a_new_loop(refused) == []
+
+
+def test_a_connection_the_server_closed_while_idle_is_replaced():
+    async def run():
+        pid = await loopdb.execute("SELECT pg_backend_pid()", [])
+        first = loopdb._pool().idle[-1]
+        backend = first.pgconn.backend_pid
+        with psycopg.connect(**connection.get_connection_params(), autocommit=True) as other:
+            other.execute("SELECT pg_terminate_backend(%s)", [backend])
+        await asyncio.sleep(0.2)  # the connection's reader sees the socket close
+        noticed = first.failure is not None
+        assert await loopdb.execute(BACKEND, []) == 1
+        return pid, noticed, first, loopdb._pool().idle
+
+    pid, noticed, first, idle = in_a_new_loop(run)
+    assert pid == 1 and noticed
+    assert first.closed and idle and first not in idle
