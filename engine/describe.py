@@ -72,7 +72,7 @@ def describe(game: Game) -> dict[str, Any]:
     p = game.position
     over = game.over
     position = format_position(p)
-    tokens = {} if over else {action: action_token(action, p) for action in p.actions()}
+    tokens = game.action_tokens()
     return {
         "size": p.n,
         "rules": p.rules,
@@ -84,7 +84,7 @@ def describe(game: Game) -> dict[str, Any]:
         "cards": {SIDE_NAMES[s]: hand(p, s) for s in (BLUE, 1)},
         "shelves": {SIDE_NAMES[s]: shelf(p, s) for s in (BLUE, 1)},
         "points": {SIDE_NAMES[s]: p.points[s] for s in (BLUE, 1)},
-        "legal": sorted(tokens.values()),  # what `game.legal()` gives
+        "legal": sorted(tokens.values()),  # `game.legal()`, its tokens worked out once
         "options": turn_options(p, tokens) if tokens else {},
         "over": over,
         "result": game.result(),

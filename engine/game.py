@@ -95,10 +95,14 @@ class Game:
 
     def legal(self) -> list[str]:
         """Every legal Phase 1 token for the side to move, sorted as strings."""
+        return sorted(self.action_tokens().values())
+
+    def action_tokens(self) -> dict[int, str]:
+        """Each legal Phase 1 action of the side to move, with its token (none once over)."""
         if self.over:
-            return []
+            return {}
         p = self.position
-        return sorted(action_token(a, p) for a in p.actions())
+        return {a: action_token(a, p) for a in p.actions()}
 
     def unloads(self) -> list[tuple[str, str]]:
         """The AppCons the side to move could unload now: (cells, shape), sorted."""

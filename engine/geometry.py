@@ -100,8 +100,6 @@ class Geometry:
         for x in range(n):
             for y in range(n):
                 self.board_offsets[x * s + y] = (n - 1 - y) * (n + 1) + x
-        for x in range(n):
-            for y in range(n):
                 name = COLUMN_LETTERS[x] + ROW_DIGITS[y]
                 self.cell_names[x * s + y] = name
                 self.cell_index[name] = x * s + y

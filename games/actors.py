@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from channels.middleware import BaseMiddleware
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -166,28 +167,26 @@ class SessionGuard:
 
     def sql(self) -> tuple[tuple[str, ...], list[Any]]:
         """WHERE conditions (and their parameters) that hold while the session does."""
-        params: list[Any] = [self.session_key, now_for(_expire_date())]
+        params: list[Any] = [self.session_key, now_for("sessions.Session", "expire_date")]
         if self.user_id is not None:
             params += [self.user_id, True, self.password]
         return _guard_clauses(self.user_id is not None), params
 
 
-def now_for(f: Field) -> Any:
-    """Now, as `f`'s column takes it. PostgreSQL takes an aware datetime as it is, and
-    Django's connection is not looked up for it: on the event loop that look-up (a
-    context-local) cost more than the rest of the value."""
+def now_for(model: str, name: str) -> Any:
+    """Now, as the column `name` of `model` ("app.Model") takes it. PostgreSQL takes an
+    aware datetime as it is, and Django's connection is not looked up for it: on the event
+    loop that look-up (a context-local) cost more than the rest of the value."""
     now = timezone.now()
     if loopdb.on_postgresql():
         return now
-    return f.get_db_prep_save(now, connections[DEFAULT_DB_ALIAS])
+    return _field(model, name).get_db_prep_save(now, connections[DEFAULT_DB_ALIAS])
 
 
 @functools.cache
-def _expire_date() -> Field:
-    """The session table's expiry column (looked up once: `sql` runs at every turn)."""
-    from django.contrib.sessions.models import Session
-
-    f = Session._meta.get_field("expire_date")
+def _field(model: str, name: str) -> Field:
+    """A model's field, looked up once (the turn's write asks at every turn)."""
+    f = apps.get_model(model)._meta.get_field(name)
     assert isinstance(f, Field)
     return f
 

@@ -164,16 +164,9 @@ def _turn_insert(game: Game, turn: NewTurn) -> tuple[str, str, list[Any]]:
     """The turn's quoted columns (TURN_FIELDS), as many placeholders, and its values as
     `Model.save` would send them."""
     inserted = _columns(Turn, TURN_FIELDS)
-    created = now_for(_created_at())
+    created = now_for("games.Turn", "created_at")
     return ", ".join(inserted.columns), ", ".join(inserted.marks), [
         game.id, turn.ply, turn.token, turn.seat, orjson.dumps(turn.events).decode(), created]
-
-
-@functools.cache
-def _created_at() -> Field:
-    f = Turn._meta.get_field("created_at")
-    assert isinstance(f, Field)
-    return f
 
 
 def _execute_prepared(sql: str, params: list[Any]) -> int:

@@ -207,7 +207,7 @@ class Topology:
         for table in ("/proc/net/tcp", "/proc/net/tcp6"):
             with open(table) as rows:
                 for row in list(rows)[1:]:
-                    local, state = row.split()[1], row.split()[3]
+                    _, local, _, state, *_ = row.split()
                     port = int(local.rsplit(":", 1)[1], 16)
                     if state == "01" and port in counts:   # 01: ESTABLISHED
                         counts[port] += 1
