@@ -1,5 +1,5 @@
 """The channel layer over Redis with several deployments' ASGI processes: channels_redis's
-pub/sub layer, with its group sends pipelined.
+pub/sub layer, with its group sends pipelined and its subscription read without a timeout.
 
 channels_redis 4.3's `RedisPubSubChannelLayer` publishes each group message under one
 `asyncio.Lock` per Redis host, awaiting its reply before the next may go: every publish of
@@ -10,6 +10,12 @@ reply): in order, as before, and each caller still learns whether its message we
 (the turn's sender is acknowledged directly when the group did not get the frame,
 games/broadcast.py).
 
+channels_redis reads its subscription with `get_message(timeout=0.1)`: a timeout context
+entered and left for every message, and a wake-up every 0.1 s while nothing comes. Here
+(`_Shard`) the read waits for the next message with no timeout, as redis-py's own
+`listen()` does; a connection that fails is reconnected and resubscribed by redis-py's retry
+as before, and the loop goes on after a failure as channels_redis's does.
+
 It reads two attributes of channels_redis's per-loop layer (`_get_shard`, and the shard's
 `_ensure_redis`/`_redis`) and writes on a connection of redis-py's pool directly;
 requirements.txt pins the versions it was written against.
@@ -18,9 +24,10 @@ requirements.txt pins the versions it was written against.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
-from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -84,16 +91,45 @@ class _Publisher:
             await pool.release(conn)
 
 
+log = logging.getLogger(__name__)
+
+
+class _Shard(RedisSingleShardConnection):
+    """channels_redis's connection to one host, reading its subscription without a
+    timeout (the module's docstring)."""
+
+    async def _do_receiving(self) -> None:
+        while True:
+            try:
+                pubsub = self._pubsub
+                if pubsub is not None and pubsub.subscribed:
+                    self._receive_message(await pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=None))
+                else:
+                    await asyncio.sleep(0.1)
+            except Exception:  # not cancelling (a BaseException): as channels_redis does
+                log.exception("the channel layer's subscription failed; reading again in 1 s")
+                await asyncio.sleep(1)
+
+
 class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):
-    """`RedisPubSubChannelLayer` whose `group_send` goes through a `_Publisher` per host,
-    kept on channels_redis's per-loop layer (which it drops when its loop closes);
-    everything else is channels_redis's."""
+    """`RedisPubSubChannelLayer` whose `group_send` goes through a `_Publisher` per host
+    and whose hosts' connections are `_Shard`s, both kept on channels_redis's per-loop
+    layer (which it drops when its loop closes); everything else is channels_redis's."""
+
+    def _get_layer(self) -> Any:
+        layer = super()._get_layer()
+        if "cargo_publishers" not in layer.__dict__:  # new: made by this call
+            layer.cargo_publishers = {}
+            for shard in layer._shards:
+                shard.__class__ = _Shard
+        return layer
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         layer = self._get_layer()
         channel = layer._get_group_channel_name(group)
         shard = layer._get_shard(channel)
-        publishers: dict[int, _Publisher] = layer.__dict__.setdefault("cargo_publishers", {})
+        publishers: dict[int, _Publisher] = layer.cargo_publishers
         publisher = publishers.get(id(shard))
         if publisher is None or publisher.shard is not shard:
             publisher = publishers[id(shard)] = _Publisher(shard)

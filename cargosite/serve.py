@@ -9,7 +9,11 @@
   scheme come from X-Forwarded-For / X-Forwarded-Proto (the per-address budgets and the
   Origin check use them), trusted only from the addresses in FORWARDED_ALLOW_IPS;
 - WebSocket keep-alive pings find dead connections; a graceful shutdown gives open
-  sockets a few seconds to finish the frame they are handling.
+  sockets a few seconds to finish the frame they are handling;
+- no per-message deflate: the protocol's frames are small (a turn frame is 1 to 4 KB),
+  and compressing them cost each socket its zlib contexts (about 45 KB of memory with
+  uvicorn's settings, kept for the socket's life) and each frame sent about 26 µs of CPU,
+  measured alone (docs/live-play.md has what it gave under load).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ def uvicorn_options() -> dict[str, Any]:
         "ws_max_size": MAX_FRAME_BYTES,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
+        "ws_per_message_deflate": False,
         "proxy_headers": True,
         "forwarded_allow_ips": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
         "timeout_graceful_shutdown": 5,

@@ -67,11 +67,13 @@ def turn_options(p: Position, tokens: dict[int, str] | None = None
     return options
 
 
-def describe(game: Game) -> dict[str, Any]:
-    """Everything a client needs to draw the game and offer the next turn."""
+def describe(game: Game, position: str | None = None) -> dict[str, Any]:
+    """Everything a client needs to draw the game and offer the next turn. `position` is
+    the game's position in notation, when the caller has formatted it already."""
     p = game.position
     over = game.over
-    position = format_position(p)
+    if position is None:
+        position = format_position(p)
     tokens = game.action_tokens()
     return {
         "size": p.n,

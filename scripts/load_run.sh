@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # One live-load run in docs/live-play.md's setup: a fresh PostgreSQL database, DEBUG off,
-# two uvicorn processes sharing Redis, scripts/load_live.py against both, then the servers'
-# CPU seconds (from /proc) per turn. Usage: scripts/load_run.sh GAMES [DURATION]
+# two ASGI processes sharing Redis (the production server, `python -m cargosite.serve`, with
+# its options), scripts/load_live.py against both, then the servers' CPU seconds (from /proc)
+# per turn. Usage: scripts/load_run.sh GAMES [DURATION]
 # Environment: PROCS (ASGI processes, default 2), ROUTE (game | socket, see load_live.py),
-# UVICORN_ARGS (more uvicorn options, e.g. "--ws websockets-sansio"), LOAD_DATABASE_URL (the
-# database cargo_load another way, e.g. "postgres://postgres@/cargo_load?host=/var/run/postgresql"
-# for its Unix socket).
+# LOAD_DATABASE_URL (the database cargo_load another way, e.g.
+# "postgres://postgres@/cargo_load?host=/var/run/postgresql" for its Unix socket).
 # Run it from the tree to measure (a checkout of another commit measures that commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +26,8 @@ procs=${PROCS:-2}
 ports=$(seq 8001 $((8000 + procs)))
 pids=()
 for port in $ports; do
-  .venv/bin/uvicorn cargosite.asgi:application --host 127.0.0.1 --port $port \
-      --log-level warning --no-access-log ${UVICORN_ARGS:-} & pids+=($!)
+  UVICORN_LOG_LEVEL=warning .venv/bin/python -m cargosite.serve --host 127.0.0.1 \
+      --port "$port" & pids+=($!)
 done
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 for port in $ports; do
@@ -37,6 +37,9 @@ cpu() { local t=0; for p in "${pids[@]}"; do
   t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$t"; }
 before=$(cpu)
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)"
+steal() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; }
+steal_before=$(steal)
 .venv/bin/python scripts/load_live.py $(printf -- '--url http://127.0.0.1:%s ' $ports) \
     --games "$games" --think 1.0 --duration "$duration" --ramp 8 ${ROUTE:+--route "$ROUTE"} \
     $(printf -- '--server-pid %s ' "${pids[@]}") | tee /tmp/load_run.out
@@ -54,3 +57,6 @@ print(f"server CPU (the uvicorn processes, whole run): {cpu:.1f} s; {summary['tu
       f"window: {1000 * cpu / summary['turns']:.2f} ms per turn (upper bound)")
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+read -r s0 t0 <<<"$steal_before"; read -r s1 t1 <<<"$(steal)"
+awk -v s="$((s1 - s0))" -v t="$((t1 - t0))" \
+    'BEGIN { printf "steal time during the run: %.1f%% of the machine'"'"'s CPU time\n", t ? 100 * s / t : 0 }'

@@ -27,6 +27,7 @@ DEFAULT_SIZE = 6
 class CargoConnectGame(LiveGame):
     def __init__(self, game: EngineGame) -> None:
         self.game = game
+        self._formatted: tuple[int, str] | None = None  # (ply, the position's notation)
 
     @property
     def tokens(self) -> list[str]:  # type: ignore[override]
@@ -74,10 +75,16 @@ class CargoConnectGame(LiveGame):
         return (audit.blue.final, audit.orange.final)
 
     def position(self) -> str:
-        return format_position(self.game.position)
+        """The position's notation, formatted once per ply: a turn wants it for the row's
+        cache and again for the state. Only `apply` changes the position here, and every
+        turn adds a ply (a resign leaves the position as it was)."""
+        ply = self.game.ply
+        if self._formatted is None or self._formatted[0] != ply:
+            self._formatted = (ply, format_position(self.game.position))
+        return self._formatted[1]
 
     def view(self, viewer: int | None) -> dict[str, Any]:
-        state = describe(self.game)
+        state = describe(self.game, self.position())
         state["card_names"] = [[card, CARD_NAMES[card]] for card in CARD_ORDER]
         return state
 

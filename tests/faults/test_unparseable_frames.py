@@ -1,6 +1,7 @@
 """A frame the consumer cannot parse is one `bad_frame` and no traceback: nested too deep
 for the JSON parser, not UTF-8 (closed by the server with 1007, logged as one line), or
-bigger than the protocol's limit (refused by the server before it is read)."""
+bigger than the protocol's limit (refused by the server before it is read). Frames are
+not compressed, whatever the client offers (cargosite/serve.py)."""
 
 import asyncio
 import json
@@ -71,3 +72,15 @@ async def test_a_frame_over_the_limit_is_refused_before_it_is_read(served, game,
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
     row = await asyncio.to_thread(Game.objects.get, id=game.id)
     assert row.ply == 0
+
+
+async def test_frames_go_uncompressed_though_the_client_offers_deflate(served, game,
+                                                                       session_cookie, settings):
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]
+    ws = await _open(served, _cookie(session_cookie, "alice"), game.id)
+    offered = ws.request.headers.get("Sec-WebSocket-Extensions", "")
+    assert "permessage-deflate" in offered  # the client asked for it
+    assert ws.response.headers.get("Sec-WebSocket-Extensions") is None
+    assert ws.protocol.extensions == []
+    assert json.loads(await ws.recv())["type"] == "state"
+    await ws.close()

@@ -1,7 +1,8 @@
 """The channel layer's group sends, pipelined (cargosite/channel_layer.py): many sends at
 once reach a group in the order they were made, in few writes; each caller learns that its
 message went; a connection Redis closed is replaced; and with Redis gone every caller gets
-the error (games.broadcast counts it)."""
+the error (games.broadcast counts it). The subscription, read without a timeout, is
+resubscribed when Redis closes it and follows a group that empties and fills again."""
 
 import asyncio
 import os
@@ -90,3 +91,53 @@ def test_with_redis_gone_every_sender_gets_the_error():
 
     results = asyncio.run(run())
     assert len(results) == 3 and all(isinstance(r, Exception) for r in results)
+
+
+def test_the_subscription_is_read_again_after_redis_closes_it():
+    async def run():
+        import redis.asyncio
+
+        sender, receiver = layer(os.environ["REDIS_URL"]), layer(os.environ["REDIS_URL"])
+        channel = await receiver.new_channel()
+        await receiver.group_add("g", channel)
+        await asyncio.sleep(0.2)
+        await sender.group_send("g", {"type": "x", "n": 1})
+        first = (await asyncio.wait_for(receiver.receive(channel), 5))["n"]
+        killer = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
+        killed = await killer.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+        await asyncio.sleep(0.5)  # reconnected and subscribed again by redis-py's retry
+        subscribers = await killer.execute_command(
+            "PUBSUB", "NUMSUB", receiver._get_layer()._get_group_channel_name("g"))
+        await killer.aclose()
+        await sender.group_send("g", {"type": "x", "n": 2})
+        second = (await asyncio.wait_for(receiver.receive(channel), 5))["n"]
+        await sender.flush()
+        await receiver.flush()
+        return killed, first, subscribers[1], second
+
+    killed, first, subscribers, second = asyncio.run(run())
+    assert killed >= 1 and (first, subscribers, second) == (1, 1, 2)
+
+
+def test_a_layer_subscribed_to_nothing_reads_again_once_subscribed():
+    async def run():
+        sender, receiver = layer(os.environ["REDIS_URL"]), layer(os.environ["REDIS_URL"])
+        one = await receiver.new_channel()
+        await receiver.group_add("g", one)
+        await asyncio.sleep(0.2)
+        await receiver.group_discard("g", one)  # its last member: unsubscribed from Redis
+        shard = receiver._get_layer()._shards[0]
+        await shard.unsubscribe(one)
+        await asyncio.sleep(0.3)
+        idle = shard._pubsub.subscribed
+        two = await receiver.new_channel()
+        await receiver.group_add("g", two)
+        await asyncio.sleep(0.3)
+        await sender.group_send("g", {"type": "x", "n": 3})
+        got = (await asyncio.wait_for(receiver.receive(two), 5))["n"]
+        await sender.flush()
+        await receiver.flush()
+        return idle, got
+
+    idle, got = asyncio.run(run())
+    assert (idle, got) == (False, 3)
