@@ -405,39 +405,42 @@ class Position:
                 events.append({"type": "damage", "side": SIDE_NAMES[side], "cells": names,
                                "emptied": names, "destroyed": [], "moves": []})
             return
-        moves = self._remove_and_settle(mask)
+        moves = self._remove_and_settle(mask, events is not None)
         if events is not None:
             events.append({"type": "damage", "side": SIDE_NAMES[side], "cells": names,
                            "emptied": [], "destroyed": names, "moves": moves})
 
     def _purge(self, corridor: int, events: list[Event] | None) -> None:
         mask = self.g.corridor_masks[corridor] & self.occupied
+        if events is None:
+            self._remove_and_settle(mask, False)
+            return
         destroyed = [self.g.name(c) for c in bits(mask)]
-        moves = self._remove_and_settle(mask)
-        if events is not None:
-            events.append({"type": "purge", "side": SIDE_NAMES[self.side],
-                           "corridor": self.g.corridor_names[corridor],
-                           "destroyed": destroyed, "moves": moves})
+        moves = self._remove_and_settle(mask, True)
+        events.append({"type": "purge", "side": SIDE_NAMES[self.side],
+                       "corridor": self.g.corridor_names[corridor],
+                       "destroyed": destroyed, "moves": moves})
 
     def _rotate(self, right: bool, events: list[Event] | None) -> None:
         n = self.n
         kinds = self._kinds()
         columns: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        turned: dict[int, int] = {}
+        stride = self.g.stride
         for y in range(n):
             xs = range(n - 1, -1, -1) if right else range(n)
-            target = y if right else n - 1 - y
+            column = columns[y if right else n - 1 - y]
             for x in xs:
-                cell = self.g.cell(x, y)
+                cell = x * stride + y
                 kind = kinds.get(cell)
                 if kind is not None:
-                    columns[target].append((kind, cell))
-                    turned[cell] = self.g.cell(y, n - 1 - x) if right else self.g.cell(n - 1 - y, x)
+                    column.append((kind, cell))
         final = self._rebuild(columns)
         released = self.lock != NO_LOCK
         self.lock = NO_LOCK
         if events is not None:
             g = self.g
+            turned = {c: g.cell(y, n - 1 - x) if right else g.cell(n - 1 - y, x)
+                      for c in final for x, y in (g.xy(c),)}
             events.append({
                 "type": "rotate",
                 "side": SIDE_NAMES[self.side],
@@ -453,30 +456,34 @@ class Position:
         kinds.update((c, _EMPTY_CAN) for c in bits(self.empty))
         return kinds
 
-    def _remove_and_settle(self, mask: int) -> list[list[str]]:
-        """Remove the modules in mask, let every column settle; moves as [from, to] names."""
+    def _remove_and_settle(self, mask: int, moves: bool) -> list[list[str]]:
+        """Remove the modules in mask, let every column settle; the moves as [from, to]
+        names if asked for (for events)."""
         kinds = self._kinds()
         columns: list[list[tuple[int, int]]] = []
+        stride = self.g.stride
         for x in range(self.n):
-            column = []
-            for y in range(self.heights[x]):
-                cell = self.g.cell(x, y)
-                if not mask >> cell & 1:
-                    column.append((kinds[cell], cell))
-            columns.append(column)
+            base = x * stride
+            columns.append([(kinds[cell], cell) for cell in range(base, base + self.heights[x])
+                            if not mask >> cell & 1])
         final = self._rebuild(columns)
-        return [[self.g.name(c), self.g.name(t)] for c, t in sorted(final.items()) if c != t]
+        if not moves:
+            return []
+        name = self.g.name
+        return [[name(c), name(t)] for c, t in sorted(final.items()) if c != t]
 
     def _rebuild(self, columns: list[list[tuple[int, int]]]) -> dict[int, int]:
         """Lay each column's modules (bottom first) from row 1 up; old cell -> new cell."""
         boards = [0, 0, 0]
         final: dict[int, int] = {}
+        stride, heights = self.g.stride, self.heights
         for x, column in enumerate(columns):
-            self.heights[x] = len(column)
-            for y, (kind, old) in enumerate(column):
-                cell = self.g.cell(x, y)
+            heights[x] = len(column)
+            cell = x * stride  # row 1 of column x, then up
+            for kind, old in column:
                 boards[kind] |= 1 << cell
                 final[old] = cell
+                cell += 1
         self.cores = [boards[_BLUE_CORE], boards[_ORANGE_CORE]]
         self.empty = boards[_EMPTY_CAN]
         self._appcons = [None, None]
