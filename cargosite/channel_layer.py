@@ -17,7 +17,7 @@ entered and left for every message, and a wake-up every 0.1 s while nothing come
 as before, and the loop goes on after a failure as channels_redis's does.
 
 It reads two attributes of channels_redis's per-loop layer (`_get_shard`, and the shard's
-`_ensure_redis`/`_redis`) and writes on a connection of redis-py's pool directly;
+`_ensure_redis`/`_redis`) and writes directly on a connection it keeps from redis-py's pool;
 requirements.txt pins the versions it was written against.
 """
 
@@ -39,6 +39,8 @@ class _Publisher:
         self.shard = shard
         self.waiting: list[tuple[str, bytes, asyncio.Future[None]]] = []
         self.task: asyncio.Task[None] | None = None
+        self.conn: Any = None  # the pool's connection this publisher keeps, and the pool
+        self.pool: Any = None
 
     async def publish(self, channel: str, data: bytes) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -62,33 +64,35 @@ class _Publisher:
                         done.set_result(None)
 
     async def _send(self, batch: list[tuple[str, bytes, asyncio.Future[None]]]) -> None:
-        """Every `PUBLISH` of the batch written at once on a connection of the shard's
-        pool, then one reply read for each: redis-py's `Pipeline` did the same with more
-        than twice the CPU (its instrumentation and command stack). A connection that
-        fails is closed before it goes back to the pool; one that Redis had closed while
-        it waited in the pool is found out by the send, which is made once more on a new
+        """Every `PUBLISH` of the batch written at once on the publisher's connection,
+        then one reply read for each: redis-py's `Pipeline` did the same with more than
+        twice the CPU (its instrumentation and command stack). The connection is taken
+        from the shard's pool once and kept (taking and giving it back at every batch was
+        a per-turn cost); one that fails is closed and given back, and one that Redis had
+        closed meanwhile is found out by the send, which is made once more on a new
         connection (as redis-py's own retry would; a group message that arrived twice is
         one frame to a page, which keeps the last ply it drew)."""
-        self.shard._ensure_redis()
-        pool = self.shard._redis.connection_pool
         commands = [("PUBLISH", channel, data) for channel, data, _ in batch]
         try:
-            await self._write(pool, commands)
+            await self._write(commands)
         except (RedisConnectionError, RedisTimeoutError):
-            await self._write(pool, commands)
+            await self._write(commands)
 
-    @staticmethod
-    async def _write(pool: Any, commands: list[tuple[str, str, bytes]]) -> None:
-        conn = await pool.get_connection()
+    async def _write(self, commands: list[tuple[str, str, bytes]]) -> None:
+        self.shard._ensure_redis()
+        pool = self.shard._redis.connection_pool
+        if self.conn is None or self.pool is not pool:  # none yet, or the layer's flushed
+            self.conn, self.pool = await pool.get_connection(), pool
+        conn = self.conn
         try:
             await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
             for _ in commands:
                 await conn.read_response()
         except BaseException:
+            self.conn = None
             await conn.disconnect()
-            raise
-        finally:
             await pool.release(conn)
+            raise
 
 
 log = logging.getLogger(__name__)

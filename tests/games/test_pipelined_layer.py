@@ -141,3 +141,20 @@ def test_a_layer_subscribed_to_nothing_reads_again_once_subscribed():
 
     idle, got = asyncio.run(run())
     assert (idle, got) == (False, 3)
+
+
+def test_a_flushed_layer_publishes_again_on_a_new_connection():
+    async def run():
+        sender, receiver = layer(os.environ["REDIS_URL"]), layer(os.environ["REDIS_URL"])
+        channel = await receiver.new_channel()
+        await receiver.group_add("g", channel)
+        await asyncio.sleep(0.2)
+        await sender.group_send("g", {"type": "x", "n": 1})
+        await sender.flush()  # closes the layer's pool, the publisher's connection with it
+        await sender.group_send("g", {"type": "x", "n": 2})
+        got = [(await asyncio.wait_for(receiver.receive(channel), 5))["n"] for _ in range(2)]
+        await sender.flush()
+        await receiver.flush()
+        return got
+
+    assert asyncio.run(run()) == [1, 2]
