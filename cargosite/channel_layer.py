@@ -16,8 +16,9 @@ entered and left for every message, and a wake-up every 0.1 s while nothing come
 `listen()` does; a connection that fails is reconnected and resubscribed by redis-py's retry
 as before, and the loop goes on after a failure as channels_redis's does.
 
-It reads two attributes of channels_redis's per-loop layer (`_get_shard`, and the shard's
-`_ensure_redis`/`_redis`) and writes directly on a connection it keeps from redis-py's pool;
+It relies on channels_redis's per-loop layer (`_shards`, whose class it replaces by
+`_Shard`, `_get_shard`, and the shard's `_ensure_redis`/`_redis`/`_pubsub`/
+`_receive_message`) and writes directly on a connection it keeps from redis-py's pool;
 requirements.txt pins the versions it was written against.
 """
 
