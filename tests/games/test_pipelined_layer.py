@@ -19,12 +19,19 @@ def layer(url: str) -> PipelinedPubSubChannelLayer:
     return PipelinedPubSubChannelLayer(hosts=[url], prefix="cargo-test-pipeline")
 
 
+async def subscribed() -> tuple[PipelinedPubSubChannelLayer, PipelinedPubSubChannelLayer, str]:
+    """A sending layer, a receiving one, and a channel of the receiver's in group "g",
+    its subscription on Redis."""
+    sender, receiver = layer(os.environ["REDIS_URL"]), layer(os.environ["REDIS_URL"])
+    channel = await receiver.new_channel()
+    await receiver.group_add("g", channel)
+    await asyncio.sleep(0.2)
+    return sender, receiver, channel
+
+
 def test_sends_made_at_once_arrive_in_order_in_few_round_trips():
     async def run():
-        sender, receiver = layer(os.environ["REDIS_URL"]), layer(os.environ["REDIS_URL"])
-        channel = await receiver.new_channel()
-        await receiver.group_add("g", channel)
-        await asyncio.sleep(0.2)  # the subscription is on Redis
+        sender, receiver, channel = await subscribed()
         shard = sender._get_layer()._get_shard(
             sender._get_layer()._get_group_channel_name("g"))
         shard._ensure_redis()
@@ -62,10 +69,7 @@ def test_a_connection_redis_closed_is_replaced_at_the_next_send():
     async def run():
         import redis.asyncio
 
-        sender, receiver = layer(os.environ["REDIS_URL"]), layer(os.environ["REDIS_URL"])
-        channel = await receiver.new_channel()
-        await receiver.group_add("g", channel)
-        await asyncio.sleep(0.2)
+        sender, receiver, channel = await subscribed()
         await sender.group_send("g", {"type": "x", "n": 1})
         killer = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
         killed = await killer.execute_command("CLIENT", "KILL", "TYPE", "normal",
@@ -97,10 +101,7 @@ def test_the_subscription_is_read_again_after_redis_closes_it():
     async def run():
         import redis.asyncio
 
-        sender, receiver = layer(os.environ["REDIS_URL"]), layer(os.environ["REDIS_URL"])
-        channel = await receiver.new_channel()
-        await receiver.group_add("g", channel)
-        await asyncio.sleep(0.2)
+        sender, receiver, channel = await subscribed()
         await sender.group_send("g", {"type": "x", "n": 1})
         first = (await asyncio.wait_for(receiver.receive(channel), 5))["n"]
         killer = redis.asyncio.Redis.from_url(os.environ["REDIS_URL"])
@@ -145,10 +146,7 @@ def test_a_layer_subscribed_to_nothing_reads_again_once_subscribed():
 
 def test_a_flushed_layer_publishes_again_on_a_new_connection():
     async def run():
-        sender, receiver = layer(os.environ["REDIS_URL"]), layer(os.environ["REDIS_URL"])
-        channel = await receiver.new_channel()
-        await receiver.group_add("g", channel)
-        await asyncio.sleep(0.2)
+        sender, receiver, channel = await subscribed()
         await sender.group_send("g", {"type": "x", "n": 1})
         await sender.flush()  # closes the layer's pool, the publisher's connection with it
         await sender.group_send("g", {"type": "x", "n": 2})
