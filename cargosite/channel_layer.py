@@ -32,6 +32,8 @@ from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConne
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+log = logging.getLogger(__name__)
+
 
 class _Publisher:
     """One host's queue of (channel, data, future), sent in pipelines by one task."""
@@ -94,9 +96,6 @@ class _Publisher:
             await conn.disconnect()
             await pool.release(conn)
             raise
-
-
-log = logging.getLogger(__name__)
 
 
 class _Shard(RedisSingleShardConnection):

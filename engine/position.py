@@ -439,13 +439,16 @@ class Position:
         self.lock = NO_LOCK
         if events is not None:
             g = self.g
-            turned = {c: g.cell(y, n - 1 - x) if right else g.cell(n - 1 - y, x)
-                      for c in final for x, y in (g.xy(c),)}
+
+            def turned(cell: int) -> int:  # where the turn itself took a module
+                x, y = g.xy(cell)
+                return g.cell(y, n - 1 - x) if right else g.cell(n - 1 - y, x)
+
             events.append({
                 "type": "rotate",
                 "side": SIDE_NAMES[self.side],
                 "direction": "right" if right else "left",
-                "moves": [[g.name(c), g.name(turned[c]), g.name(final[c])] for c in sorted(final)],
+                "moves": [[g.name(c), g.name(turned(c)), g.name(final[c])] for c in sorted(final)],
             })
             if released:
                 events.append({"type": "lock_released", "side": SIDE_NAMES[self.side]})
