@@ -1,6 +1,7 @@
 """CargoBot's turn is not left to the sweep: a task the broker refused is sent again as soon
 as the broker answers, and a worker that starts sends every waiting game's task at once."""
 
+import logging
 import time
 from datetime import timedelta
 
@@ -34,6 +35,7 @@ def broker(monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_refused_bot_task_is_sent_when_the_broker_answers(users, broker, caplog):
+    caplog.set_level(logging.WARNING, logger="games.bots")  # whatever ran before set
     game = new_bot_game(users["alice"], color="blue")  # alice moves first; no task yet
     from games import services
     from tests.games.support import member

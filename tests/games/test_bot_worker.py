@@ -9,6 +9,7 @@ do not run these while a development worker consumes the same Redis database.
 """
 
 import asyncio
+import logging
 import os
 import time
 from datetime import timedelta
@@ -54,12 +55,14 @@ def worker(transactional_db):
         connections.close_all()
 
     task_postrun.connect(close_connections, weak=False)
+    root_level = logging.getLogger().level  # the worker sets the root logger's level
     try:
         with start_worker(app, pool="threads", concurrency=2, perform_ping_check=True,
                           shutdown_timeout=30) as w:
             yield w
     finally:
         task_postrun.disconnect(close_connections)
+        logging.getLogger().setLevel(root_level)  # later tests' warnings still reach caplog
 
 
 def result_of(task, *args, timeout: float = 30):
