@@ -56,6 +56,9 @@ def socket_group(user_id: int) -> str:
     return f"sockets.{user_id}"
 
 
+TurnMade = tuple[int, int, str]  # a turn's ply, seat and token, beside its frame
+
+
 @dataclass
 class Delivery:
     """Whether a frame sent on commit reached the channel layer (None: not yet sent)."""
@@ -179,21 +182,25 @@ def after_sends(callback: Callable[[], None]) -> None:
 
 
 def send_to_group(group: str, frame: dict[str, Any], delivery: Delivery | None = None,
-                  revision: int | None = None) -> bool | None:
+                  revision: int | None = None, turn: TurnMade | None = None) -> bool | None:
     """Send one frame to a group now (callers use `send_on_commit`)."""
-    return send_message(group, group_message(frame, revision), delivery)
+    return send_message(group, group_message(frame, revision, turn), delivery)
 
 
-def group_message(frame: dict[str, Any], revision: int | None = None) -> dict[str, Any]:
+def group_message(frame: dict[str, Any], revision: int | None = None,
+                  turn: TurnMade | None = None) -> dict[str, Any]:
     """The channel-layer message of a frame: encoded once here, not once per receiving
-    socket, with its ply and `revision` (the game row's, after the change) beside the text
-    for the receiving processes' warm copies (games.warm)."""
+    socket, with its ply beside the text, and for the receiving processes' warm copies
+    (games.play.follow) `revision` (the game row's, after the change) and, for a turn,
+    the `turn` that made it. Only `text` ever reaches a client."""
     text = encode(frame)
     state = frame.get("state") or {}
     ply = state.get("ply", len(state["turns"]) if "turns" in state else None)
     message = {"type": "frame.send", "text": text, "ply": ply}
     if revision is not None:
         message["revision"] = revision
+    if turn is not None:
+        message["turn"] = list(turn)
     return message
 
 
@@ -204,11 +211,12 @@ def encode(frame: dict[str, Any]) -> str:
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def send_on_commit(group: str, frame: dict[str, Any], revision: int | None = None) -> Delivery:
+def send_on_commit(group: str, frame: dict[str, Any], revision: int | None = None,
+                   turn: TurnMade | None = None) -> Delivery:
     delivery = Delivery()
 
     def send() -> None:
-        sent = send_to_group(group, frame, delivery, revision)
+        sent = send_to_group(group, frame, delivery, revision, turn)
         if sent is not None:
             delivery.sent = sent
 

@@ -573,7 +573,7 @@ class GameConsumer(FrameConsumer):
         await super().frame_send(message)
         revision = message.get("revision")
         if isinstance(revision, int):
-            warm.seen(self.game_id, revision)
+            play.follow(self.game_id, revision, message.get("turn"))
         ply = message.get("ply")
         if isinstance(ply, int) and ply > self.client_ply:
             self.client_ply = ply

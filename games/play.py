@@ -199,16 +199,56 @@ async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, tok
     warm.keep(game, lg)
     metrics.turn_applied("loop")
     frame = _frame(game, turn, lg)
-    sent = await broadcast.asend_message(game_group(game.id),
-                                         broadcast.group_message(frame, game.revision))
+    sent = await broadcast.asend_message(game_group(game.id), broadcast.group_message(
+        frame, game.revision, (turn.ply, turn.seat, turn.token)))
     return TurnResult(frame, delivery=Delivery(sent))
 
 
 def _loop_may_play(game: Game, guard: SessionGuard | None) -> bool:
     """What `apply_turn_on_loop` leaves to the threads: the clocks' and the bots' work on
     commit (Django's `on_commit` is for threads), sessions that are not in the database."""
-    return game.clock is None and game.flag_at is None and not game.bot_seats \
-        and guard is not None and guard.in_sql
+    return _turn_alone_changes(game) and guard is not None and guard.in_sql
+
+
+def _turn_alone_changes(game: Game) -> bool:
+    """Does a turn of this game change nothing but what the turn itself gives (the
+    position, the ply, the tokens)? Not with clocks (charged at the moment of the write)
+    nor bots (the moment it began to wait on one)."""
+    return game.clock is None and game.flag_at is None and not game.bot_seats
+
+
+TURN_FIELDS = ["position", "ply", "tokens"]  # what `_advanced` writes of such a game
+
+
+def follow(game_id: str, revision: int, turn: broadcast.TurnMade | None) -> None:
+    """A frame heard from the game's group, written at `revision` (by this process or
+    another; `turn` the turn that made it): bring this process's warm copy up to it.
+    A copy at the revision just before a turn of a game whose turns change nothing else
+    (`_turn_alone_changes`) becomes the stored row by applying the same turn (the engine
+    is deterministic); an older copy is dropped, as is one a thread is using. So a game
+    whose players' sockets two processes serve (a failover, a misrouted socket) still
+    plays from warm copies instead of the locked path. The conditional write trusts a copy
+    to be the stored row at its revision, so nothing is advanced but what the turn alone
+    determines, and the fields `_advanced` names are checked to be only those."""
+    entry = warm.take_older(game_id, revision)
+    if entry is None or turn is None or entry.game.revision != revision - 1:
+        return
+    game, lg = entry.game, entry.lg
+    ply, seat, token = turn
+    if game.ply != ply or game.is_over or not _turn_alone_changes(game) \
+            or not entry.lock.acquire(blocking=False):
+        return
+    try:
+        try:
+            lg.apply(seat, token)
+        except KindError:
+            return
+        if lg.over or _advanced(game, lg, seat) != TURN_FIELDS:
+            return
+        game.revision = revision
+    finally:
+        entry.lock.release()
+    warm.keep_if_cold(game, lg)
 
 
 def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
@@ -266,7 +306,8 @@ def _advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:
 def _sent(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> TurnResult:
     """The turn's frame, sent to the game's group once committed, then the bot's task."""
     frame = _frame(game, turn, lg)
-    delivery = send_on_commit(game_group(game.id), frame, game.revision)
+    delivery = send_on_commit(game_group(game.id), frame, game.revision,
+                              (turn.ply, turn.seat, turn.token))
     bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
     return TurnResult(frame, delivery=delivery)
 

@@ -6,7 +6,10 @@ which change only when a game ends) with the kind's in-memory game at the row's
 revision is still the entry's (`games.store.write_turn`); if anything changed the game
 since (another process, a resign, the Daily Challenge's checks, the admin), the write
 changes nothing, the entry is dropped and the turn takes the locked path, which loads the
-game afresh and warms it again after its commit.
+game afresh and warms it again after its commit. A turn written by another process reaches
+this one's sockets as a group frame with the row's new revision and the turn: a copy just
+behind it is brought up to it, when the turn alone decides the row, or else dropped
+(games.play.follow).
 
 Per process, bounded (the least recently used entry goes), and each entry has a lock so
 two threads of one process never apply turns to one copy at once.
@@ -66,14 +69,17 @@ def keep_if_cold(game: Game, lg: LiveGame) -> None:
     keep(game, lg)
 
 
-def seen(game_id: str, revision: int) -> None:
+def take_older(game_id: str, revision: int) -> Warm | None:
     """A process's socket heard that the game is now at `revision` (a turn's group frame):
-    a copy older than that can no longer write, so drop it now rather than after a
-    refused write."""
+    a copy older than that can no longer write, so it is dropped now rather than after a
+    refused write, and returned (games.play.follow may bring it up to date and keep it
+    again)."""
     with _lock:
         entry = _entries.get(game_id)
-        if entry is not None and entry.game.revision < revision:
-            del _entries[game_id]
+        if entry is None or entry.game.revision >= revision:
+            return None
+        del _entries[game_id]
+        return entry
 
 
 def forget(game_id: str) -> None:

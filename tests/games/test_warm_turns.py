@@ -118,9 +118,9 @@ def test_a_newer_revision_heard_from_the_group_drops_the_copy(game, users):
     once, so the next turn here takes the locked path without a refused write first."""
     play(game, users, 0)
     revision = warm.get(game.id).game.revision
-    warm.seen(game.id, revision)  # this process's own turn, heard back
+    assert warm.take_older(game.id, revision) is None  # this process's own turn, heard back
     assert warm.get(game.id) is not None
-    warm.seen(game.id, revision + 1)
+    assert warm.take_older(game.id, revision + 1) is not None
     assert warm.get(game.id) is None
     assert play(game, users, 1).frame["ply"] == 1
 
