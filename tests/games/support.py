@@ -55,6 +55,13 @@ def new_game(blue, orange, size: int = 5, **kwargs):
                                 seats=[member(blue), member(orange)], **kwargs)
 
 
+def alternate_turn(game, users, ply: int, token: str):
+    """Ply `ply` of a `new_game` between alice (Blue: the even plies) and bob, as a member
+    plays it through the service."""
+    name = ("alice", "bob")[ply % 2]
+    return services.apply_turn(game.id, actor=member(users[name]), ply=ply, token=token)
+
+
 def new_bot_game(user=None, guest_key=None, level="easy", size=5, color="random"):
     """A casual game against CargoBot for a member or a guest (by session key)."""
     actor = member(user) if user is not None else Actor.guest(guest_key) if guest_key else None

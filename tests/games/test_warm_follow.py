@@ -10,9 +10,9 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import broadcast, play, services, warm
+from games import broadcast, play, warm
 from games.models import Game
-from tests.games.support import Actor, new_game, receive_type, scripted_tokens
+from tests.games.support import alternate_turn, new_game, receive_type, scripted_tokens
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,9 +20,7 @@ TOKENS = scripted_tokens(5)
 
 
 def turn(game, users, ply, token=None):
-    name = ("alice", "bob")[ply % 2]
-    return services.apply_turn(game.id, actor=Actor.of_user(users[name]), ply=ply,
-                               token=token or TOKENS[ply])
+    return alternate_turn(game, users, ply, token or TOKENS[ply])
 
 
 def elsewhere(game, users, ply):

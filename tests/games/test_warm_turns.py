@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services, warm
 from games.models import Game, Turn
-from tests.games.support import Actor, scripted_tokens
+from tests.games.support import Actor, alternate_turn, scripted_tokens
 
 # The locked path warms a game once its transaction commits: real commits.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -18,9 +18,7 @@ TOKENS = scripted_tokens(5)
 
 
 def play(game, users, ply, token=None):
-    name = ("alice", "bob")[ply % 2]
-    return services.apply_turn(game.id, actor=Actor.of_user(users[name]), ply=ply,
-                               token=token or TOKENS[ply])
+    return alternate_turn(game, users, ply, token or TOKENS[ply])
 
 
 def other_than(token):
