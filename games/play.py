@@ -214,28 +214,43 @@ def _turn_alone_changes(game: Game) -> bool:
     """Does a turn of this game change nothing but what the turn itself gives (the
     position, the ply, the tokens)? Not with clocks (charged at the moment of the write)
     nor bots (the moment it began to wait on one)."""
-    return game.clock is None and game.flag_at is None and not game.bot_seats
+    return _untimed(game) and not game.bot_seats
 
 
-TURN_FIELDS = ["position", "ply", "tokens"]  # what `_advanced` writes of such a game
+def _untimed(game: Game) -> bool:
+    return game.clock is None and game.flag_at is None
+
+
+TURN_FIELDS = ["position", "ply", "tokens"]  # what `_advanced` writes of an untimed game
+
+
+def _decided_by_the_turn(game: Game, fields: list[str]) -> bool:
+    """Did a turn just applied to an untimed game's copy set only what the turn decides
+    (`fields`, from `_advanced`)? The position, the ply, the tokens; and in a game with
+    bots `bot_waiting_since` only when it was cleared (a person to move next: after
+    CargoBot's turn). A bot to move next waits since the moment of the write, which a
+    copy elsewhere cannot know."""
+    return fields == TURN_FIELDS or (fields == [*TURN_FIELDS, "bot_waiting_since"]
+                                     and game.bot_waiting_since is None)
 
 
 def follow(game_id: str, revision: int, turn: broadcast.TurnMade | None) -> None:
     """A frame heard from the game's group, written at `revision` (by this process or
     another; `turn` the turn that made it): bring this process's warm copy up to it.
-    A copy at the revision just before a turn of a game whose turns change nothing else
-    (`_turn_alone_changes`) becomes the stored row by applying the same turn (the engine
-    is deterministic); an older copy is dropped, as is one a thread is using. So a game
-    whose players' sockets two processes serve (a failover, a misrouted socket) still
-    plays from warm copies instead of the locked path. The conditional write trusts a copy
-    to be the stored row at its revision, so nothing is advanced but what the turn alone
-    determines, and the fields `_advanced` names are checked to be only those."""
+    A copy of an untimed game at the revision just before a turn becomes the stored row by
+    applying the same turn (the engine is deterministic) when the turn decides all it
+    changed (`_decided_by_the_turn`); any other older copy is dropped, as is one a thread
+    is using. So a game whose players' sockets two processes serve (a failover, a
+    misrouted socket) still plays from warm copies instead of the locked path, and so
+    does a person's next turn after CargoBot's (written by a Celery worker). The
+    conditional write trusts a copy to be the stored row at its revision: nothing is
+    advanced but what the turn alone determines."""
     entry = warm.take_older(game_id, revision)
     if entry is None or turn is None or entry.game.revision != revision - 1:
         return
     game, lg = entry.game, entry.lg
     ply, seat, token = turn
-    if game.ply != ply or game.is_over or not _turn_alone_changes(game) \
+    if game.ply != ply or game.is_over or not _untimed(game) \
             or not entry.lock.acquire(blocking=False):
         return
     try:
@@ -243,7 +258,7 @@ def follow(game_id: str, revision: int, turn: broadcast.TurnMade | None) -> None
             lg.apply(seat, token)
         except KindError:
             return
-        if lg.over or _advanced(game, lg, seat) != TURN_FIELDS:
+        if lg.over or not _decided_by_the_turn(game, _advanced(game, lg, seat)):
             return
         game.revision = revision
     finally:

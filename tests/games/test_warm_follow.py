@@ -10,9 +10,9 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import broadcast, play, warm
+from games import broadcast, play, services, warm
 from games.models import Game
-from tests.games.support import alternate_turn, new_game, receive_type, scripted_tokens
+from tests.games.support import Actor, alternate_turn, new_game, receive_type, scripted_tokens
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -151,3 +151,47 @@ async def test_a_socket_hearing_another_process_s_turn_keeps_its_game_warm(game,
     assert (row.ply, row.tokens) == (3, TOKENS[:3])
     for comm in (alice, bob):
         await comm.disconnect()
+
+
+def test_cargobot_s_turn_from_a_worker_keeps_the_person_s_copy_warm(users, monkeypatch):
+    """CargoBot's turn is written by a Celery worker: it clears `bot_waiting_since`, which
+    the person's process works out the same, so the person's next turn is one write."""
+    from games import bots
+    from tests.games.bot_support import human_token
+    from tests.games.support import member, new_bot_game
+
+    monkeypatch.setattr(bots, "enqueue_bot_turn", lambda game_id, ply, **options: None)
+    game = new_bot_game(users["alice"], color="blue")  # alice (Blue) moves first
+    alice, level = member(users["alice"]), game.seat_list[1].bot_level
+
+    def move(actor, ply):
+        token = human_token(services.state_of(services.get_game(game.id), viewer=0))
+        return services.apply_turn(game.id, actor=actor, ply=ply, token=token)
+
+    move(alice, 0)
+    assert warm.get(game.id).game.bot_waiting_since is not None
+    kept = warm.Warm(copy.deepcopy(warm.get(game.id).game), copy.deepcopy(warm.get(game.id).lg))
+    _, outbox, error = broadcast.collected(lambda: move(Actor.bot(level), 1))()
+    assert error is None
+    warm._entries[game.id] = kept  # the worker's process wrote it, not this one
+    [(_, message, _)] = outbox.messages
+    play.follow(game.id, message["revision"], message["turn"])
+    assert the_copy(game.id) == the_row(game.id)
+    assert warm.get(game.id).game.bot_waiting_since is None
+    with CaptureQueriesContext(connection) as queries:
+        move(alice, 2)
+    assert not any("FOR UPDATE" in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_bot_waiting_since_the_write_is_not_the_turn_s_alone(game):
+    """A bot to move next waits since the moment its turn was written: a copy elsewhere
+    cannot know that moment, so it is not advanced."""
+    from django.utils import timezone
+
+    fields = [*play.TURN_FIELDS, "bot_waiting_since"]
+    game.bot_waiting_since = timezone.now()
+    assert not play._decided_by_the_turn(game, fields)
+    game.bot_waiting_since = None
+    assert play._decided_by_the_turn(game, fields)
+    assert play._decided_by_the_turn(game, play.TURN_FIELDS)
+    assert not play._decided_by_the_turn(game, [*play.TURN_FIELDS, "clock"])
