@@ -200,21 +200,14 @@ async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, tok
     metrics.turn_applied("loop")
     frame = _frame(game, turn, lg)
     sent = await broadcast.asend_message(game_group(game.id), broadcast.group_message(
-        frame, game.revision, (turn.ply, turn.seat, turn.token)))
+        frame, game.revision, _made(turn)))
     return TurnResult(frame, delivery=Delivery(sent))
 
 
 def _loop_may_play(game: Game, guard: SessionGuard | None) -> bool:
     """What `apply_turn_on_loop` leaves to the threads: the clocks' and the bots' work on
     commit (Django's `on_commit` is for threads), sessions that are not in the database."""
-    return _turn_alone_changes(game) and guard is not None and guard.in_sql
-
-
-def _turn_alone_changes(game: Game) -> bool:
-    """Does a turn of this game change nothing but what the turn itself gives (the
-    position, the ply, the tokens)? Not with clocks (charged at the moment of the write)
-    nor bots (the moment it began to wait on one)."""
-    return _untimed(game) and not game.bot_seats
+    return _untimed(game) and not game.bot_seats and guard is not None and guard.in_sql
 
 
 def _untimed(game: Game) -> bool:
@@ -321,10 +314,14 @@ def _advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:
 def _sent(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> TurnResult:
     """The turn's frame, sent to the game's group once committed, then the bot's task."""
     frame = _frame(game, turn, lg)
-    delivery = send_on_commit(game_group(game.id), frame, game.revision,
-                              (turn.ply, turn.seat, turn.token))
+    delivery = send_on_commit(game_group(game.id), frame, game.revision, _made(turn))
     bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
     return TurnResult(frame, delivery=delivery)
+
+
+def _made(turn: Turn | NewTurn) -> broadcast.TurnMade:
+    """What the group message carries of a turn, for other processes to follow it."""
+    return turn.ply, turn.seat, turn.token
 
 
 def _frame(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> dict[str, Any]:
