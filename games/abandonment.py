@@ -28,10 +28,10 @@ from django.utils import timezone
 
 from . import bots, clocks, finish, play, timeouts
 from .actors import Actor
-from .broadcast import game_group, send_on_commit
+from .audiences import send_on_commit_to_all, send_public_on_commit
 from .kinds import LiveGame, Result
 from .models import Game, Seat
-from .protocol import Code, GameError, public_state
+from .protocol import Code, GameError, frame_state
 from .store import live, lock_game
 
 CLAIM_AFTER = dt.timedelta(seconds=60)
@@ -83,11 +83,11 @@ def went_away(game_id: str, seat: int) -> None:
 
 
 def _send_presence(game_id: str) -> None:
-    game = Game.objects.only("created_at").get(id=game_id)
-    seats = Seat.objects.filter(game_id=game_id).order_by("index")
+    game = Game.objects.only("created_at", "game_type").get(id=game_id)
+    seats = list(Seat.objects.filter(game_id=game_id).order_by("index"))
     at = timezone.now()
     frame = {"type": "presence", "away": [_away_ms(s, at, game.created_at) for s in seats]}
-    send_on_commit(game_group(game_id), frame)
+    send_public_on_commit(game_id, game.kind, len(seats), frame)
 
 
 def _away_ms(seat: Seat, at: dt.datetime, start: dt.datetime) -> int | None:
@@ -144,11 +144,11 @@ def _player_seat(game: Game, actor: Actor | None, what: str) -> int:
 
 
 def _ended_frame(game: Game, lg: LiveGame, seat: int, events: list[Any]) -> dict[str, Any]:
-    frame = {"type": "ended", "ply": game.ply, "termination": game.termination,
-             "seat": seat, "side": game.kind.seat_key(seat), "events": events,
-             "state": public_state(game, lg)}
-    send_on_commit(game_group(game.id), frame)
-    return frame
+    sent = send_on_commit_to_all(game, lambda viewer: {
+        "type": "ended", "ply": game.ply, "termination": game.termination, "seat": seat,
+        "side": game.kind.seat_key(seat), "events": lg.events_for(events, viewer),
+        "state": frame_state(game, lg, viewer)})
+    return sent.frame(seat)
 
 
 @timeouts.flag_when_fallen

@@ -48,9 +48,9 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connection, connections
 
-from . import access, broadcast, limits, loopdb, metrics, play, presence, services, warm
+from . import access, audiences, broadcast, limits, loopdb, metrics, play, presence, services, warm
 from .actors import Actor, SessionGuard, session_signed_in
-from .broadcast import LOBBY_GROUP, game_group, socket_group, user_group
+from .broadcast import LOBBY_GROUP, socket_group, user_group
 from .protocol import (
     DATABASE_DOWN,
     MAX_TOKEN_LENGTH,
@@ -467,6 +467,7 @@ class GameConsumer(FrameConsumer):
     actor: Actor | None = None
     seat: int | None = None
     client_ply = 0  # the ply the client has been sent frames up to
+    client_rev = 0  # the game row's revision the client has been sent frames up to
     counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
     present = False  # this socket is counted on its seat (games.abandonment)
     mode = ""
@@ -491,7 +492,6 @@ class GameConsumer(FrameConsumer):
                 await self.close(code=CLOSE_TOO_MANY)
                 return
         self.guard = SessionGuard(self.scope)
-        self.group = game_group(self.game_id)
         await self.join(self.group)
         await self.join_member_group()
         await self.accept()
@@ -549,6 +549,8 @@ class GameConsumer(FrameConsumer):
         self.present = services.player_arrived(game, self.seat)
         lg = services.live(game)
         state = services.state_of(game, lg, viewer=self.seat)
+        self.group = audiences.group_of(game, self.seat)  # the one audience it may hear
+        self.client_rev = game.revision
         if self.seat is not None:  # its turns will come here (games.warm)
             warm.keep_if_cold(game, lg)
         return state
@@ -574,6 +576,7 @@ class GameConsumer(FrameConsumer):
         revision = message.get("revision")
         if isinstance(revision, int):
             play.follow(self.game_id, revision, message.get("turn"))
+            self.client_rev = max(self.client_rev, revision)
         ply = message.get("ply")
         if isinstance(ply, int) and ply > self.client_ply:
             self.client_ply = ply
@@ -697,12 +700,14 @@ class GameConsumer(FrameConsumer):
         await self.send_json({"type": "state", "state": data["state"]})
         self.extra_cost += limits.sync_cost(sent)
         self.client_ply = max(self.client_ply, _state_ply(data["state"]))
+        self.client_rev = max(self.client_rev, data.get("rev", 0))
 
     async def catch_up_if_behind(self) -> None:
         """Frames the group could not bring (the layer was down): push what the client
-        lacks, as if it had sent `sync`."""
-        ply = await db(services.current_ply)(self.game_id)
-        if ply is not None and ply > self.client_ply:
+        lacks, as if it had sent `sync`: turns it has not had, and the state when the row
+        changed since its last frame (a resignation, an ending, a rematch, a void)."""
+        now = await db(services.current_revision)(self.game_id)
+        if now is not None and (now[0] > self.client_ply or now[1] > self.client_rev):
             data = await db(services.catch_up)(self.game_id, after=self.client_ply,
                                                 viewer=self.seat)
             await self.send_catch_up(data)

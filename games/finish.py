@@ -18,10 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import clocks, results
-from .broadcast import game_group, send_on_commit
+from .audiences import send_on_commit_to_all
 from .kinds import LiveGame, Result
 from .models import Game, Seat
-from .protocol import Code, GameError, public_state
+from .protocol import Code, GameError, frame_state
 from .store import live, lock_game
 
 Termination = Game.Termination
@@ -89,10 +89,11 @@ def void_game(game_id: str, reason: str) -> dict[str, Any]:
         game.save(update_fields=["status", "termination", "void_reason", "finished_at",
                                  "bot_waiting_since", *stopped])
         _run_handlers(results.Ending(game, voided=True))
-        frame = {"type": "voided", "ply": game.ply, "reason": reason,
-                 "state": public_state(game, live(game))}
-        send_on_commit(game_group(game.id), frame)
-    return frame
+        lg = live(game)
+        sent = send_on_commit_to_all(game, lambda viewer: {
+            "type": "voided", "ply": game.ply, "reason": reason,
+            "state": frame_state(game, lg, viewer)})
+    return sent.frame(None)
 
 
 def _run_handlers(ending: results.Ending) -> None:

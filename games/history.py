@@ -3,8 +3,11 @@ the replay (the state at every ply) and the record for download.
 
 Each replays from the start through the game kind; the state after each turn is the one its
 broadcast had (a later resignation or rematch offer is in the current state, sent after).
+Each is built for one viewer (games.audiences): a seat, a spectator, or once the game is
+over everything; a kind that hides nothing builds them all as a spectator sees them.
 A turn's frame never changes once its turn is stored, so catch-up keeps the frames of recent
-games in a per-process cache (`recent`) and replays only from the first ply it lacks.
+games in a per-process cache (`recent`, by game and viewer) and replays only from the first
+ply it lacks.
 """
 
 from __future__ import annotations
@@ -15,21 +18,25 @@ from typing import Any
 
 from django.db import connection
 
+from .audiences import frame_viewer
+from .kinds import EVERYTHING, Viewer
 from .models import Game
-from .protocol import SITE_ENDINGS, player_info, public_state, state_of, turn_frame
+from .protocol import SITE_ENDINGS, frame_state, player_info, state_of, turn_frame
 from .store import get_game, live, replayed
+
+FramesKey = tuple[str, Viewer]  # a game and the viewer its frames were built for
 
 
 class RecentFrames:
-    """Turn frames of the most recently caught-up games, by game and ply (per process,
-    bounded by games; a game's frames are only ever added to)."""
+    """Turn frames of the most recently caught-up games, by game and viewer, then ply (per
+    process, bounded by games and viewers; a game's frames are only ever added to)."""
 
     def __init__(self, games: int = 512) -> None:
         self.games = games
-        self.frames: OrderedDict[str, dict[int, dict[str, Any]]] = OrderedDict()
+        self.frames: OrderedDict[FramesKey, dict[int, dict[str, Any]]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, game_id: str, plies: range) -> list[dict[str, Any]] | None:
+    def get(self, game_id: FramesKey, plies: range) -> list[dict[str, Any]] | None:
         with self.lock:
             known = self.frames.get(game_id)
             if known is None:
@@ -39,7 +46,7 @@ class RecentFrames:
                 return None
             return [known[ply] for ply in plies]
 
-    def put(self, game_id: str, frames: list[dict[str, Any]]) -> None:
+    def put(self, game_id: FramesKey, frames: list[dict[str, Any]]) -> None:
         with self.lock:
             known = self.frames.setdefault(game_id, {})
             self.frames.move_to_end(game_id)
@@ -56,13 +63,17 @@ class RecentFrames:
 recent = RecentFrames()
 
 
-def turn_frames(game: Game, after: int, before: int | None = None) -> list[dict[str, Any]]:
-    """Every turn frame for plies >= after (and < before), each with the state after it."""
+def turn_frames(game: Game, after: int, before: int | None = None, *,
+                viewer: int | None = None) -> list[dict[str, Any]]:
+    """Every turn frame for plies >= after (and < before), each with the state after it,
+    as the live frames of `viewer`'s audience had them (games.audiences)."""
     after = max(0, after)
     end = game.ply if before is None else min(before, game.ply)
     if after >= end:
         return []
-    cached = recent.get(game.id, range(after, end))
+    viewer = frame_viewer(game, viewer)
+    key = (game.id, viewer)
+    cached = recent.get(key, range(after, end))
     if cached is not None:
         return cached
     rows = list(game.turns.filter(ply__gte=after, ply__lt=end).order_by("ply"))
@@ -72,15 +83,18 @@ def turn_frames(game: Game, after: int, before: int | None = None) -> list[dict[
     frames = []
     for turn in rows:
         lg.apply(turn.seat, turn.token)
-        frames.append(turn_frame(game, turn, public_state(game, lg, final=False), lg))
-    recent.put(game.id, frames)
+        frames.append(turn_frame(game, turn, frame_state(game, lg, viewer, final=False), lg,
+                                 viewer))
+    recent.put(key, frames)
     return frames
 
 
 def catch_up(game_id: str, *, after: int, viewer: int | None = None) -> dict[str, Any]:
-    """For `sync` and `GET /g/<id>/events`: turn frames for plies >= after, then the state."""
+    """For `sync` and `GET /g/<id>/events`: turn frames for plies >= after, then the state,
+    for `viewer` (a seat, None for a spectator)."""
     game = get_game(game_id)
-    return {"turns": turn_frames(game, after), "state": state_of(game, viewer=viewer)}
+    return {"turns": turn_frames(game, after, viewer=viewer),
+            "state": state_of(game, viewer=viewer), "rev": game.revision}
 
 
 def current_ply(game_id: str) -> int | None:
@@ -93,30 +107,76 @@ def current_ply(game_id: str) -> int | None:
     return None if row is None else row[0]
 
 
-def replay_data(game_id: str) -> dict[str, Any]:
-    """`GET /g/<id>/replay.json`: the state at every ply and every turn with its events."""
+def current_revision(game_id: str) -> tuple[int, int] | None:
+    """The game's ply and row revision, in one query (None: no such game); a socket's
+    check on `ping` that its client has every frame (games.audiences: frames carry `rev`)."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {quote('ply')}, {quote('revision')} "
+                       f"FROM {quote(Game._meta.db_table)} WHERE {quote('id')} = %s",
+                       [game_id])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+def replay_viewer(game: Game, seat: int | None, asked: str | None = None) -> Viewer:
+    """Whom a replay is built for. A kind that hides nothing: anyone (None). One that hides
+    information: while the game goes on, the asker's seat (None: a spectator); once it is
+    over, everything is public (rule 76 of Cargo Express), so the replay shows everything,
+    or as seat K saw it when `asked` is "K" (0-based)."""
+    if not game.kind.hidden_information:
+        return None
+    if not game.is_over:
+        return seat
+    if asked is not None and asked.isdigit() and int(asked) < len(game.seat_list):
+        return int(asked)
+    return EVERYTHING
+
+
+def record_viewer(game: Game) -> Viewer:
+    """The record's viewer: the public form while the game goes on, all once it is over."""
+    return EVERYTHING if game.is_over else None
+
+
+def replay_data(game_id: str, *, viewer: Viewer = None) -> dict[str, Any]:
+    """`GET /g/<id>/replay.json`: the state at every ply and every turn with its events,
+    as `viewer` may see them (`replay_viewer`)."""
     game = get_game(game_id)
     lg = replayed(game, upto=0)
-    states = [public_state(game, lg, final=False)]
+    states = [_replay_state(game, lg, viewer)]
     turns = []
     kind = game.kind
     for turn in game.turns.order_by("ply"):
         lg.apply(turn.seat, turn.token)
-        states.append(public_state(game, lg, final=False))
-        turns.append({"ply": turn.ply, "token": turn.token, "seat": turn.seat,
-                      "side": kind.seat_key(turn.seat), "events": lg.events_for(turn.events,
-                                                                                 None)})
+        states.append(_replay_state(game, lg, viewer))
+        token = lg.tokens_for(viewer)[turn.ply] if kind.hidden_information else turn.token
+        turns.append({"ply": turn.ply, "token": token, "seat": turn.seat,
+                      "side": kind.seat_key(turn.seat),
+                      "events": lg.events_for(turn.events, viewer)})
     if game.resigned_seats or game.status == Game.Status.VOIDED \
             or game.termination in SITE_ENDINGS:  # the last state says how it ended
-        states[-1] = public_state(game, live(game))
+        states[-1] = _replay_state(game, live(game), viewer, final=True)
     resigned = game.resigned_seats
     return {"id": game.id, "states": states, "turns": turns,
+            "viewer": viewer if isinstance(viewer, int) else None,
+            "everything": viewer == EVERYTHING,
             "resigned": kind.seat_key(resigned[0]) if resigned else None,
             "result": states[-1]["result"]}
 
 
+def _replay_state(game: Game, lg: Any, viewer: Viewer, final: bool = False
+                  ) -> dict[str, Any]:
+    if not game.kind.hidden_information:
+        return frame_state(game, lg, None, final=final)
+    state = state_of(game, lg, viewer=viewer, final=final)
+    if not isinstance(viewer, int):
+        del state["you"], state["viewer"]
+    return state
+
+
 def record_text(game_id: str, site: str) -> tuple[Game, str]:
-    """The game as a record in its notation, with the players' names, Date, Result, Site."""
+    """The game as a record in its notation, with the players' names, Date, Result, Site:
+    its public form while the game goes on (`record_viewer`), everything once it is over."""
     game = get_game(game_id)
     kind = game.kind
     lg = replayed(game)
@@ -130,7 +190,7 @@ def record_text(game_id: str, site: str) -> tuple[Game, str]:
         places = tuple(s.place or 1 for s in game.seat_list)
     headers.update(Date=game.created_at.strftime("%Y.%m.%d"),
                    Result=_result_header(places), Site=site)
-    return game, lg.record(headers)
+    return game, lg.record(headers, record_viewer(game))
 
 
 def _result_header(places: tuple[int, ...] | None) -> str:

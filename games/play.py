@@ -25,11 +25,12 @@ from django.db import IntegrityError, transaction
 
 from . import bots, broadcast, clocks, finish, metrics, timeouts, warm
 from .actors import Actor, SessionGuard, seat_of
-from .broadcast import Delivery, game_group, send_on_commit
+from .audiences import frame_viewer, send_on_commit_to_all
+from .broadcast import Delivery, game_group
 from .history import turn_frames
 from .kinds import KindError, LiveGame, get_kind
 from .models import Game, Seat, Turn
-from .protocol import Code, GameError, SignedOut, public_state, rematch_info, state_of, turn_frame
+from .protocol import Code, GameError, SignedOut, frame_state, rematch_info, state_of, turn_frame
 from .store import NewTurn, awrite_turn, live, lock_game, write_turn
 
 Termination = Game.Termination
@@ -151,6 +152,8 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
     game, lg = entry.game, entry.lg
     if warm.get(game.id) is not entry:  # replaced while this thread waited for the lock
         return None
+    if game.kind.seat_sequences:  # a seat's own count: the locked path checks it
+        return None
     seat = seat_of(game, actor)
     if seat is None or ply != game.ply or game.is_over or seat not in lg.acting():
         return None
@@ -198,7 +201,7 @@ async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, tok
         return None
     warm.keep(game, lg)
     metrics.turn_applied("loop")
-    frame = _frame(game, turn, lg)
+    frame = _frame(game, turn, lg, None)  # the loop's kinds hide nothing: one audience
     sent = await broadcast.asend_message(game_group(game.id), broadcast.group_message(
         frame, game.revision, _made(turn)))
     return TurnResult(frame, delivery=Delivery(sent))
@@ -207,7 +210,8 @@ async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, tok
 def _loop_may_play(game: Game, guard: SessionGuard | None) -> bool:
     """What `apply_turn_on_loop` leaves to the threads: the clocks' and the bots' work on
     commit (Django's `on_commit` is for threads), sessions that are not in the database."""
-    return _untimed(game) and not game.bot_seats and guard is not None and guard.in_sql
+    return _untimed(game) and not game.bot_seats and guard is not None and guard.in_sql \
+        and not game.kind.hidden_information
 
 
 def _untimed(game: Game) -> bool:
@@ -243,7 +247,7 @@ def follow(game_id: str, revision: int, turn: broadcast.TurnMade | None) -> None
         return
     game, lg = entry.game, entry.lg
     ply, seat, token = turn
-    if game.ply != ply or game.is_over or not _untimed(game) \
+    if game.ply != ply or game.is_over or not _untimed(game) or game.kind.seat_sequences \
             or not entry.lock.acquire(blocking=False):
         return
     try:
@@ -262,26 +266,28 @@ def follow(game_id: str, revision: int, turn: broadcast.TurnMade | None) -> None
 def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
                   guard: SessionGuard | None) -> TurnResult:
     """Any turn, with the game row locked and read afresh: resent and stale turns, the
-    turn that ends the game, and any the warm copy could not decide."""
+    turn that ends the game, and any the warm copy could not decide. `ply` is the number
+    the decision carries: the game's ply, or with seat sequences the seat's own count
+    (`LiveGame.sequence`), so that seats deciding at the same time are each applied."""
     with transaction.atomic():
         game = lock_game(game_id)
         if guard is not None and not guard.holds():
             raise SignedOut()
         seat = seat_or_refuse(game, actor, "play")
-        if ply < game.ply:
-            turn = game.turns.filter(ply=ply).first()
-            if turn is not None and turn.token == token and turn.seat == seat:
-                frame = turn_frames(game, ply, before=ply + 1)[0]  # only this ply's
+        lg = live(game)
+        expected = lg.sequence(seat)
+        if ply < expected:
+            frame = _resent(game, seat, ply, token)
+            if frame is not None:
                 return TurnResult(frame, duplicate=True)
-            raise GameError(Code.STALE_PLY, f"ply {ply} was already played; the game is at "
-                            f"ply {game.ply}", game.ply, state_of(game, viewer=seat))
+            raise GameError(Code.STALE_PLY, _stale(game, ply, expected, True), game.ply,
+                            state_of(game, lg, viewer=seat))
         if game.is_over:
             raise GameError(Code.GAME_OVER, "the game is over", game.ply)
-        if ply != game.ply:
-            raise GameError(Code.STALE_PLY, f"the game is at ply {game.ply}, not {ply}",
-                            game.ply, state_of(game, viewer=seat))
+        if ply != expected:
+            raise GameError(Code.STALE_PLY, _stale(game, ply, expected, False), game.ply,
+                            state_of(game, lg, viewer=seat))
         timeouts.refuse_if_fallen(game)
-        lg = live(game)
         acting = lg.acting()
         if seat not in acting:
             names = " or ".join(game.kind.seat_key(s) for s in acting)
@@ -290,7 +296,8 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
             events = lg.apply(seat, token)
         except KindError as e:
             raise GameError(Code.ILLEGAL, str(e), game.ply) from None
-        turn = Turn.objects.create(game=game, ply=ply, token=token, seat=seat, events=events)
+        turn = Turn.objects.create(game=game, ply=game.ply, token=token, seat=seat,
+                                   events=events)
         fields = _advanced(game, lg, seat)
         if lg.over:
             finish.finish(game, lg, Termination.PLAYED_OUT, fields)
@@ -299,6 +306,28 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
         transaction.on_commit(lambda: warm.keep(game, lg))
         transaction.on_commit(lambda: metrics.turn_applied("locked"))
         return _sent(game, turn, lg)
+
+
+def _resent(game: Game, seat: int, number: int, token: str) -> dict[str, Any] | None:
+    """The frame a resent decision gets again (for its seat's eyes), or None if `seat`'s
+    decision `number` was not `token`."""
+    turns = game.turns.filter(seat=seat).order_by("ply")
+    if game.kind.seat_sequences:
+        turn = turns[number:number + 1].first()
+    else:
+        turn = turns.filter(ply=number).first()
+    if turn is None or turn.token != token:
+        return None
+    viewer = frame_viewer(game, seat)
+    return turn_frames(game, turn.ply, before=turn.ply + 1, viewer=viewer)[0]
+
+
+def _stale(game: Game, number: int, expected: int, played: bool) -> str:
+    if not game.kind.seat_sequences:
+        return (f"ply {number} was already played; the game is at ply {game.ply}" if played
+                else f"the game is at ply {game.ply}, not {number}")
+    return (f"your decision {number} was already made; your next is {expected}" if played
+            else f"your next decision is {expected}, not {number}")
 
 
 def _advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:
@@ -312,11 +341,12 @@ def _advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:
 
 
 def _sent(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> TurnResult:
-    """The turn's frame, sent to the game's group once committed, then the bot's task."""
-    frame = _frame(game, turn, lg)
-    delivery = send_on_commit(game_group(game.id), frame, game.revision, _made(turn))
+    """The turn's frame for each audience, sent once committed, then the bot's task; the
+    result holds the frame and delivery of the seat that decided."""
+    sent = send_on_commit_to_all(game, lambda viewer: _frame(game, turn, lg, viewer),
+                                 _made(turn))
     bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
-    return TurnResult(frame, delivery=delivery)
+    return TurnResult(sent.frame(turn.seat), delivery=sent.to(turn.seat))
 
 
 def _made(turn: Turn | NewTurn) -> broadcast.TurnMade:
@@ -324,8 +354,9 @@ def _made(turn: Turn | NewTurn) -> broadcast.TurnMade:
     return turn.ply, turn.seat, turn.token
 
 
-def _frame(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> dict[str, Any]:
-    return turn_frame(game, turn, public_state(game, lg), lg)
+def _frame(game: Game, turn: Turn | NewTurn, lg: LiveGame, viewer: int | None
+           ) -> dict[str, Any]:
+    return turn_frame(game, turn, frame_state(game, lg, viewer), lg, viewer)
 
 
 @timeouts.flag_when_fallen
@@ -358,19 +389,19 @@ def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
         events = lg.resign(seat)
     except KindError as e:
         raise GameError(Code.GAME_OVER, str(e), game.ply) from None
-    fields = bots.after_change(game, lg)
+    game.position = lg.position()  # a kind may move on without the seat (a reveal)
+    fields = ["position", *bots.after_change(game, lg)]
     if lg.over:
         finish.finish(game, lg, termination, fields)
     else:  # a game of several seats goes on without this one
         Seat.objects.filter(game=game, index=seat).update(resigned=True)
         game.seat_list[seat].resigned = True
         game.save(update_fields=[*fields, *timeouts.after_seat_out(game, lg)])
-    frame = {"type": "resigned", "ply": game.ply, "seat": seat,
-             "side": game.kind.seat_key(seat), "events": events,
-             "state": public_state(game, lg)}
-    send_on_commit(game_group(game.id), frame)
+    sent = send_on_commit_to_all(game, lambda viewer: {
+        "type": "resigned", "ply": game.ply, "seat": seat, "side": game.kind.seat_key(seat),
+        "events": lg.events_for(events, viewer), "state": frame_state(game, lg, viewer)})
     bots.send_task_on_commit(game)
-    return frame
+    return sent.frame(seat)
 
 
 def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
@@ -392,10 +423,11 @@ def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
             if not others or game.rematch_offered_by != seat:
                 game.rematch = _rematch_of(game)
             game.save(update_fields=["rematch_offered_by", "rematch"])
-        frame = {"type": "rematch", "ply": game.ply, "rematch": rematch_info(game),
-                 "state": public_state(game)}
-        send_on_commit(game_group(game.id), frame)
-    return frame
+        lg = live(game)
+        sent = send_on_commit_to_all(game, lambda viewer: {
+            "type": "rematch", "ply": game.ply, "rematch": rematch_info(game),
+            "state": frame_state(game, lg, viewer)})
+    return sent.frame(seat)
 
 
 def _rematch_of(game: Game) -> Game:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import InterfaceError, OperationalError
 from django.urls import reverse
 
-from .kinds import LiveGame
+from .kinds import LiveGame, Viewer
 from .models import Game, Seat, Turn
 
 if TYPE_CHECKING:
@@ -172,16 +172,18 @@ def rematch_info(game: Game) -> dict[str, Any] | None:
 # --- the state -----------------------------------------------------------------------------
 
 
-def state_of(game: Game, lg: LiveGame | None = None, *, viewer: int | None = None,
+def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
              final: bool = True) -> dict[str, Any]:
-    """The state snapshot for `viewer` (a seat, None for a spectator). `final=False`
-    describes an earlier ply (replays, catch-up): no resignation, no rematch, the status
-    from the engine alone."""
+    """The state snapshot for `viewer` (a seat, None for a spectator, `EVERYTHING` for a
+    finished game's replay). `final=False` describes an earlier ply (replays, catch-up):
+    no resignation, no rematch, the status from the engine alone. A seat's state says
+    which decision of theirs comes next (`seq`, docs/live-protocol.md)."""
     if lg is None:
         from .store import live
 
         lg = live(game)
     kind = game.kind
+    seat = viewer if isinstance(viewer, int) else None
     state = lg.view(viewer)
     seats = seats_info(game, final)
     resigned = lg.resigned if final else []
@@ -193,12 +195,14 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: int | None = Non
         seats=seats,
         players={s["side"]: s.pop("holder") for s in seats},
         acting=[] if lg.over else lg.acting(),
-        viewer=viewer,
-        you=None if viewer is None else kind.seat_key(viewer),
-        turns=list(lg.tokens),
+        viewer=seat,
+        you=None if seat is None else kind.seat_key(seat),
+        turns=lg.tokens_for(viewer) if kind.hidden_information else list(lg.tokens),
         resigned=kind.seat_key(resigned[0]) if resigned else None,
         rematch=rematch_info(game) if final else None,
     )
+    if seat is not None:
+        state["seq"] = lg.sequence(seat)
     if final and game.status == Game.Status.VOIDED:
         state["voided"] = game.void_reason or "voided"
     _add_clock_fields(game, lg, state, seats, final)
@@ -274,11 +278,29 @@ def public_state(game: Game, lg: LiveGame | None = None, *, final: bool = True) 
     return state
 
 
+def frame_state(game: Game, lg: LiveGame | None, viewer: Viewer, *, final: bool = True
+                ) -> dict[str, Any]:
+    """The state a frame for `viewer` carries (games.audiences): a kind that hides nothing
+    sends every connection the spectator's state (`public_state`); one that hides
+    information, the viewer's own (a spectator's without `you`/`viewer`)."""
+    if viewer is None or not game.kind.hidden_information:
+        return public_state(game, lg, final=final)
+    return state_of(game, lg, viewer=viewer, final=final)
+
+
 # --- frames --------------------------------------------------------------------------------
 
 
 def turn_frame(game: Game, turn: Turn | NewTurn, state: dict[str, Any], lg: LiveGame,
-               viewer: int | None = None) -> dict[str, Any]:
-    return {"type": "turn", "ply": turn.ply, "token": turn.token, "seat": turn.seat,
-            "side": game.kind.seat_key(turn.seat),
-            "events": lg.events_for(turn.events, viewer), "state": state}
+               viewer: Viewer = None) -> dict[str, Any]:
+    """A decision's frame for `viewer`, from `lg` just after it: the decision's token as
+    that viewer may see it, its events for that viewer, and `state`. A kind with seat
+    sequences also says which of its seat's decisions it was (`seq`)."""
+    kind = game.kind
+    token = lg.tokens_for(viewer)[turn.ply] if kind.hidden_information else turn.token
+    frame = {"type": "turn", "ply": turn.ply, "token": token, "seat": turn.seat,
+             "side": kind.seat_key(turn.seat),
+             "events": lg.events_for(turn.events, viewer), "state": state}
+    if kind.seat_sequences:
+        frame["seq"] = lg.sequence(turn.seat) - 1
+    return frame

@@ -30,7 +30,15 @@ from .bots import (
     sweep_bot_games,
 )
 from .finish import void_game
-from .history import catch_up, current_ply, record_text, replay_data, turn_frames
+from .history import (
+    catch_up,
+    current_ply,
+    current_revision,
+    record_text,
+    replay_data,
+    replay_viewer,
+    turn_frames,
+)
 from .lobby import accept_challenge, cancel_challenge, create_challenge, open_seeks
 from .play import TurnResult, apply_turn, create_game, offer_rematch, resign, resign_seat
 from .protocol import (
@@ -70,6 +78,7 @@ __all__ = [
     "check_reviewable",
     "claim_game",
     "current_ply",
+    "current_revision",
     "create_bot_game",
     "create_challenge",
     "create_game",
@@ -87,6 +96,7 @@ __all__ = [
     "public_state",
     "record_text",
     "replay_data",
+    "replay_viewer",
     "replayed",
     "request_review",
     "resign",

@@ -81,8 +81,12 @@ def live(game: Game) -> LiveGame:
 
 
 def replayed(game: Game, upto: int | None = None) -> LiveGame:
-    """The game replayed from its start through `upto` decisions (all by default)."""
-    return game.kind.replay(game.start, list(game.tokens[:upto]))
+    """The game replayed from its start through `upto` decisions (all by default), each
+    by the seat that made it (a kind may need it: a secret plan names no seat)."""
+    tokens = list(game.tokens[:upto])
+    seats = list(game.turns.filter(ply__lt=len(tokens)).order_by("ply")
+                 .values_list("seat", flat=True)) if tokens else []
+    return game.kind.replay(game.start, tokens, seats)
 
 
 def write_turn(game: Game, fields: list[str], turn: NewTurn, guard: SessionGuard | None

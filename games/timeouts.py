@@ -33,10 +33,10 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from . import bots, clocks, finish, metrics
-from .broadcast import game_group, send_on_commit
+from .audiences import send_on_commit_to_all
 from .kinds import LiveGame
 from .models import Game, Seat
-from .protocol import Code, GameError, NotFound, public_state
+from .protocol import Code, GameError, NotFound, frame_state
 from .store import live, lock_game
 
 log = logging.getLogger(__name__)
@@ -141,10 +141,10 @@ def flag(game_id: str) -> int | None:
             fields += clocks.put(game, game_clocks)
             game.save(update_fields=fields)
             watch_on_commit(game)
-        frame = {"type": "ended", "ply": game.ply, "termination": Game.Termination.TIMED_OUT,
-                 "seat": seat, "side": game.kind.seat_key(seat), "events": events,
-                 "state": public_state(game, lg)}
-        send_on_commit(game_group(game.id), frame)
+        send_on_commit_to_all(game, lambda viewer: {
+            "type": "ended", "ply": game.ply, "termination": Game.Termination.TIMED_OUT,
+            "seat": seat, "side": game.kind.seat_key(seat),
+            "events": lg.events_for(events, viewer), "state": frame_state(game, lg, viewer)})
         bots.send_task_on_commit(game)
         transaction.on_commit(metrics.FLAGS.inc)
     log.info("game %s: seat %s ran out of time", game_id, seat)

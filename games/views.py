@@ -31,7 +31,7 @@ from .forms import (
     SeekForm,
     first_error,
 )
-from .kinds import get_kind
+from .kinds import Viewer, get_kind
 from .lobby import my_challenges, quick_pair
 from .models import Challenge, Game
 from .protocol import (
@@ -204,7 +204,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     reason = _hidden(request, game)
     if reason:
         return _hidden_page(request, game, reason)
-    data = services.replay_data(game.id)
+    data = services.replay_data(game.id, viewer=_replay_viewer(request, game))
     return render(request, "games/replay.html", {
         "game": game,
         "replay_json": json.dumps(data),
@@ -218,13 +218,22 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     })
 
 
+def _replay_viewer(request: HttpRequest, game: Game) -> Viewer:
+    """The replay's viewer: the asker's seat, or once the game is over `?as=K` (a seat's
+    view) or everything (games.history.replay_viewer)."""
+    return services.replay_viewer(game, services.seat_of(game, actor_of(request)),
+                                  request.GET.get("as"))
+
+
 @require_GET
 def replay_json(request: HttpRequest, game_id: str) -> JsonResponse:
-    reason = _hidden(request, _game_or_404(game_id))
+    game = _game_or_404(game_id)
+    reason = _hidden(request, game)
     if reason:
         return _hidden_json(reason)
     try:
-        return JsonResponse(services.replay_data(game_id))
+        return JsonResponse(services.replay_data(game_id,
+                                                 viewer=_replay_viewer(request, game)))
     except NotFound:
         raise Http404("no such game") from None
 

@@ -8,7 +8,13 @@ a bot's decision. Nothing else in the site imports an engine, so a second game i
 registration plus its pages (`view_template`, `view_module`).
 
 A stored game is its start plus its decisions; `resume` rebuilds it from the cached position
-(cheap, every turn), `replay` from the start (history, catch-up).
+(cheap, every turn), `replay` from the start and each decision's seat (history, catch-up).
+
+Viewers. Everything a kind shows is shown to one viewer: a seat (its index), a spectator
+(`None`), or, once a game is over, `EVERYTHING` (the replay's "everything" and the full
+record). A kind that hides information (`hidden_information`) builds each viewer's state,
+events, tokens and record from what that viewer may see; the site sends each seat and the
+spectators their own frames (games.audiences) and never filters a frame after it is built.
 """
 
 from __future__ import annotations
@@ -16,9 +22,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, Literal
 
 Event = dict[str, Any]
+
+EVERYTHING: Final = "everything"  # a viewer who may see all: a finished game's replay and record
+Viewer = int | None | Literal["everything"]
 
 
 class KindError(ValueError):
@@ -56,6 +65,12 @@ class LiveGame(ABC):
         """Decisions applied so far (a resignation is not one)."""
         return len(self.tokens)
 
+    def sequence(self, seat: int) -> int:
+        """The number `seat`'s next decision carries: the game's ply when one seat acts at
+        a time; with `GameKind.seat_sequences`, the count of the seat's own decisions so
+        far (which the kind keeps in its position)."""
+        return self.ply
+
     @abstractmethod
     def acting(self) -> list[int]:
         """The seats that may decide now, in seat order ([] when over)."""
@@ -92,16 +107,23 @@ class LiveGame(ABC):
         """The position in the engine's notation: the row's cache."""
 
     @abstractmethod
-    def view(self, viewer: int | None) -> dict[str, Any]:
+    def view(self, viewer: Viewer) -> dict[str, Any]:
         """The game-specific part of the state a viewer may see (None: a spectator)."""
 
     @abstractmethod
-    def events_for(self, events: list[Event], viewer: int | None) -> list[Event]:
+    def events_for(self, events: list[Event], viewer: Viewer) -> list[Event]:
         """The events a viewer may see (hidden information stays on the server)."""
 
+    def tokens_for(self, viewer: Viewer) -> list[str]:
+        """The decisions so far as `viewer` may see them, one entry per decision (a hidden
+        one as the kind writes an unrevealed decision, e.g. "?"). A kind that hides no
+        decision shows them all."""
+        return list(self.tokens)
+
     @abstractmethod
-    def record(self, headers: dict[str, str]) -> str:
-        """The game as a record in the engine's notation."""
+    def record(self, headers: dict[str, str], viewer: Viewer = EVERYTHING) -> str:
+        """The game as a record in the engine's notation, as `viewer` may see it (a kind
+        that hides information writes its public form for anyone but `EVERYTHING`)."""
 
 
 class GameKind(ABC):
@@ -116,6 +138,14 @@ class GameKind(ABC):
     quick_bot_level: str = ""  # a level that decides in milliseconds (a task short of time)
     view_template: str  # the game's part of the game page
     view_module: str  # its ES module (a static path), driven by the live-game shell
+    # Does a viewer see less than the whole game (hands, secret plans, a deck's order)?
+    # Then every frame is built per viewer and sent to that viewer's audience only
+    # (games.audiences); a kind that hides nothing sends one frame to the whole game.
+    hidden_information: bool = False
+    # How a seat's decision says which decision it is (docs/live-protocol.md, "seq"):
+    # False, the game's ply (one seat acts at a time); True, the seat's own count of its
+    # decisions so far, so that seats deciding at the same time are each accepted.
+    seat_sequences: bool = False
 
     @abstractmethod
     def seat_key(self, seat: int) -> str:
@@ -137,8 +167,9 @@ class GameKind(ABC):
         """A stored game from its cached position (no replay)."""
 
     @abstractmethod
-    def replay(self, start: str, tokens: list[str]) -> LiveGame:
-        """A game replayed from its start through `tokens`."""
+    def replay(self, start: str, tokens: list[str], seats: list[int]) -> LiveGame:
+        """A game replayed from its start through `tokens`, each decided by the seat at
+        the same index of `seats`."""
 
     def bot_name(self, level: str) -> str:
         return f"Bot {level.title()}"

@@ -19,7 +19,7 @@ from engine.notation import format_position, start_position
 from engine.position import CARD_ORDER, SIDE_NAMES
 from engine.review import REVIEW_VERSION, analyse, review_game
 
-from . import Event, GameKind, KindError, LiveGame, Result, register
+from . import EVERYTHING, Event, GameKind, KindError, LiveGame, Result, Viewer, register
 
 DEFAULT_SIZE = 6
 
@@ -83,15 +83,15 @@ class CargoConnectGame(LiveGame):
             self._formatted = (ply, format_position(self.game.position))
         return self._formatted[1]
 
-    def view(self, viewer: int | None) -> dict[str, Any]:
+    def view(self, viewer: Viewer) -> dict[str, Any]:
         state = describe(self.game, self.position())
         state["card_names"] = [[card, CARD_NAMES[card]] for card in CARD_ORDER]
         return state
 
-    def events_for(self, events: list[Event], viewer: int | None) -> list[Event]:
+    def events_for(self, events: list[Event], viewer: Viewer) -> list[Event]:
         return events  # nothing in Cargo Connect is hidden
 
-    def record(self, headers: dict[str, str]) -> str:
+    def record(self, headers: dict[str, str], viewer: Viewer = EVERYTHING) -> str:
         self.game.headers.update(headers)
         return self.game.record()
 
@@ -138,8 +138,8 @@ class CargoConnect(GameKind):
             game.resigned = resigned[0]
         return CargoConnectGame(game)
 
-    def replay(self, start: str, tokens: list[str]) -> LiveGame:
-        game = EngineGame.from_position(start)
+    def replay(self, start: str, tokens: list[str], seats: list[int]) -> LiveGame:
+        game = EngineGame.from_position(start)  # the seats alternate: the tokens suffice
         for token in tokens:
             game.play(token)
         return CargoConnectGame(game)

@@ -11,7 +11,7 @@ def test_the_position_follows_every_turn_and_a_resign():
     kind = get_kind("cargo-connect")
     rng = random.Random(7)
     for size in (5, 8):
-        lg = kind.replay(kind.new({"size": size}, 2, kind.rules_version), [])
+        lg = kind.replay(kind.new({"size": size}, 2, kind.rules_version), [], [])
         while not lg.over:
             now = format_position(lg.game.position)
             assert lg.position() == now and lg.view(None)["position"] == now

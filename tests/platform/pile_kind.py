@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.kinds import Event, GameKind, KindError, LiveGame, Result
+from games.kinds import EVERYTHING, Event, GameKind, KindError, LiveGame, Result, Viewer
 
 SEATS = ("red", "green", "yellow")
 
@@ -74,16 +74,16 @@ class PileGame(LiveGame):
         out = "".join(str(s) for s in sorted(self.out)) or "-"
         return f"{self.left} {self.to_move} {out}"
 
-    def view(self, viewer: int | None) -> dict[str, Any]:
+    def view(self, viewer: Viewer) -> dict[str, Any]:
         return {"left": self.left, "to_move": SEATS[self.to_move],
                 "legal": [] if self.over else [t for t in "123" if int(t) <= self.left],
                 "over": self.over, "result": None if self.winner is None else
                 {"winner": SEATS[self.winner]}}
 
-    def events_for(self, events: list[Event], viewer: int | None) -> list[Event]:
+    def events_for(self, events: list[Event], viewer: Viewer) -> list[Event]:
         return events
 
-    def record(self, headers: dict[str, str]) -> str:
+    def record(self, headers: dict[str, str], viewer: Viewer = EVERYTHING) -> str:
         return " ".join(self.tokens)
 
 
@@ -119,10 +119,10 @@ class Pile(GameKind):
             game.winner = standing[0]
         return game
 
-    def replay(self, start: str, tokens: list[str]) -> LiveGame:
+    def replay(self, start: str, tokens: list[str], seats: list[int]) -> LiveGame:
         game = self.resume(start, [], [])
-        for token in tokens:
-            game.apply(game.acting()[0], token)
+        for seat, token in zip(seats, tokens, strict=True):
+            game.apply(seat, token)
         return game
 
     def bot_decision(self, game: LiveGame, seat: int, level: str, seed: int) -> str:

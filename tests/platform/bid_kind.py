@@ -1,0 +1,193 @@
+"""A small game of our own with hidden, simultaneous decisions, only for tests: 2 to 4 seats
+bid each round at the same time, secretly; when every seat still in has bid, the bids are
+revealed together and each seat scores its bid unless another seat bid the same number.
+After the last round the highest score wins (ties share a place).
+
+A bid is `b<digit>`, optionally with a private note `b<digit>:<letters>` (which the tests use
+as a marker no other connection may ever see before the reveal). It proves the platform's
+view per viewer (games.audiences): a seat sees its own bid at once, the others and the
+spectators only "seat K is ready" until the reveal, and after the game everything.
+
+Its position (the row's cache, never sent): `round/rounds scores bids order seqs out`,
+e.g. `1/3 0,0,0 b5:x,-,- 0 1,0,0 -`: the bids of the round so far, the seats in the order
+they bid this round, each seat's count of decisions, the seats that resigned.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games.kinds import EVERYTHING, Event, GameKind, KindError, LiveGame, Result, Viewer
+
+SEATS = ("north", "east", "south", "west")
+BID = re.compile(r"b([0-9])(?::([a-z]{1,16}))?")
+HIDDEN = "?"
+
+
+class BidGame(LiveGame):
+    def __init__(self, n: int, rounds: int, tokens: list[str]) -> None:
+        self.n, self.rounds, self.tokens = n, rounds, tokens
+        self.round = 1
+        self.scores = [0] * n
+        self.bids: list[str | None] = [None] * n
+        self.order: list[int] = []  # this round's bidders, in order
+        self.seqs = [0] * n
+        self.out: set[int] = set()
+
+    # --- the rules -----------------------------------------------------------------------
+
+    def _in(self) -> list[int]:
+        return [s for s in range(self.n) if s not in self.out]
+
+    def acting(self) -> list[int]:
+        if self.over:
+            return []
+        return [s for s in self._in() if self.bids[s] is None]
+
+    def sequence(self, seat: int) -> int:
+        return self.seqs[seat]
+
+    def apply(self, seat: int, token: str) -> list[Event]:
+        if seat not in self.acting():
+            raise KindError(f"{SEATS[seat]} has already bid this round")
+        match = BID.fullmatch(token)
+        if match is None:
+            raise KindError(f"{token!r}: a bid is b0 to b9 (with an optional :note)")
+        ply = self.ply
+        self.tokens.append(token)
+        self.bids[seat] = token
+        self.order.append(seat)
+        self.seqs[seat] += 1
+        events: list[Event] = [
+            {"type": "bid", "seat": seat, "bid": int(match.group(1)), "token": token,
+             "only": [seat], "ply": ply},
+            {"type": "ready", "seat": seat, "ply": ply},
+        ]
+        return events + self._reveal_if_all_bid(ply)
+
+    def _reveal_if_all_bid(self, ply: int) -> list[Event]:
+        if self.acting() or not self.order:
+            return []
+        values = [None if b is None else int(b[1]) for b in self.bids]
+        for seat, value in enumerate(values):
+            if value is not None and values.count(value) == 1:
+                self.scores[seat] += value
+        events: list[Event] = [{"type": "reveal", "round": self.round, "bids": list(self.bids),
+                                "scores": list(self.scores), "ply": ply}]
+        self.round += 1
+        self.bids = [None] * self.n
+        self.order = []
+        if self.over:
+            events.append({"type": "over", "ply": ply})
+        return events
+
+    def resign(self, seat: int) -> list[Event]:
+        if self.over or seat in self.out:
+            raise KindError("that seat cannot resign now")
+        self.out.add(seat)
+        return [{"type": "resigned", "seat": seat, "ply": self.ply},
+                *self._reveal_if_all_bid(self.ply)]
+
+    @property
+    def over(self) -> bool:
+        return self.round > self.rounds or len(self._in()) <= 1
+
+    @property
+    def resigned(self) -> list[int]:
+        return sorted(self.out)
+
+    def result(self) -> Result | None:
+        if not self.over:
+            return None
+        standing = [-1 if s in self.out else self.scores[s] for s in range(self.n)]
+        places = tuple(1 + sum(other > mine for other in standing) for mine in standing)
+        return Result(scores=tuple(self.scores), places=places)
+
+    # --- what each viewer sees -------------------------------------------------------------
+
+    def _sees(self, viewer: Viewer, seat: int) -> bool:
+        return viewer == EVERYTHING or viewer == seat or self.over
+
+    def tokens_for(self, viewer: Viewer) -> list[str]:
+        hidden = len(self.order)  # this round's bids: the last tokens, in `order`
+        shown = list(self.tokens[:len(self.tokens) - hidden])
+        shown += [t if self._sees(viewer, s) else HIDDEN
+                  for s, t in zip(self.order, self.tokens[len(self.tokens) - hidden:],
+                                  strict=True)]
+        return shown
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        return {
+            "round": min(self.round, self.rounds), "rounds": self.rounds,
+            "scores": list(self.scores),
+            "bids": [b if b is None or self._sees(viewer, s) else HIDDEN
+                     for s, b in enumerate(self.bids)],
+            "ready": [b is not None for b in self.bids],
+            "legal": [f"b{d}" for d in range(10)] if isinstance(viewer, int)
+            and viewer in self.acting() else [],
+            "over": self.over,
+            "result": None if not self.over else {"places": list(self.result().places)}
+            if self.result() else None,
+        }
+
+    def events_for(self, events: list[Event], viewer: Viewer) -> list[Event]:
+        return [e for e in events if "only" not in e or viewer == EVERYTHING
+                or viewer in e["only"]]
+
+    def position(self) -> str:
+        bids = ",".join(b or "-" for b in self.bids)
+        order = ",".join(map(str, self.order)) or "-"
+        out = ",".join(map(str, sorted(self.out))) or "-"
+        return (f"{self.round}/{self.rounds} {','.join(map(str, self.scores))} {bids} "
+                f"{order} {','.join(map(str, self.seqs))} {out}")
+
+    def record(self, headers: dict[str, str], viewer: Viewer = EVERYTHING) -> str:
+        return " ".join(self.tokens_for(viewer))
+
+
+class Bid(GameKind):
+    key = "bid"
+    name = "Bid"
+    seat_counts = (2, 3, 4)
+    rules_version = "1"
+    bot_levels = ("easy",)
+    bot_version = "bid-1"
+    view_template = "games/cargo-connect/view.html"
+    view_module = "js/cargo-connect/view.js"
+    hidden_information = True
+    seat_sequences = True
+
+    def seat_key(self, seat: int) -> str:
+        return SEATS[seat]
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        rounds = options.get("rounds", 3)
+        if not isinstance(rounds, int) or not 1 <= rounds <= 9:
+            raise KindError("rounds must be 1 to 9")
+        return {"rounds": rounds}
+
+    def new(self, options: dict[str, Any], seats: int, rules: str) -> str:
+        game = BidGame(seats, options["rounds"], [])
+        return game.position()
+
+    def resume(self, position: str, tokens: list[str], resigned: list[int]) -> LiveGame:
+        rounds, scores, bids, order, seqs, out = position.split()
+        now, total = (int(x) for x in rounds.split("/"))
+        game = BidGame(len(scores.split(",")), total, list(tokens))
+        game.round = now
+        game.scores = [int(x) for x in scores.split(",")]
+        game.bids = [None if b == "-" else b for b in bids.split(",")]
+        game.order = [] if order == "-" else [int(x) for x in order.split(",")]
+        game.seqs = [int(x) for x in seqs.split(",")]
+        game.out = set(resigned) | (set() if out == "-" else {int(x) for x in out.split(",")})
+        return game
+
+    def replay(self, start: str, tokens: list[str], seats: list[int]) -> LiveGame:
+        game = self.resume(start, [], [])
+        for seat, token in zip(seats, tokens, strict=True):
+            game.apply(seat, token)
+        return game
+
+    def bot_decision(self, game: LiveGame, seat: int, level: str, seed: int) -> str:
+        return f"b{(seed + seat) % 10}"
