@@ -1,8 +1,8 @@
 """Module boundaries (docs/architecture.md, "Import rules").
 
-- `rankings`, `puzzles` and `accounts` never import live-play code: they read games only
-  through its models, the finish seam's registry and the kinds (the Daily Challenge alone
-  makes its games, through `games.services`).
+- `rankings`, `puzzles` and `accounts` never import live-play code (`LIVE_PLAY`); the rest
+  of `games` (models, the finish seam's registry, the kinds, actors, access, protocol) they
+  may use. The Daily Challenge alone makes its games, through `games.services`.
 - Who imports an engine, exactly: a game kind, for play, imports its own engine and no
   other; besides the kinds, only Cargo Connect's own pages import `engine/`: the Weekly
   Puzzles and Daily Challenge app (`puzzles/`) and the How to play page
