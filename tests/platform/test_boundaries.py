@@ -1,9 +1,20 @@
-"""Module boundaries: rankings and puzzles never import live-play code, accounts reads
-games only through models, the finish seam's registry and the kinds; no app but games calls
-an engine directly (the registry in games.kinds is the door)."""
+"""Module boundaries (docs/architecture.md, "Import rules").
+
+- `rankings`, `puzzles` and `accounts` never import live-play code (`LIVE_PLAY`); the rest
+  of `games` (models, the finish seam's registry, the kinds, actors, access, protocol) they
+  may use. The Daily Challenge alone makes its games, through `games.services`.
+- Who imports an engine, exactly: a game kind, for play, imports its own engine and no
+  other; besides the kinds, only Cargo Connect's own pages import `engine/`: the Weekly
+  Puzzles and Daily Challenge app (`puzzles/`) and the How to play page
+  (`cargosite/howto.py`). No other site module, script or migration imports `engine/` or
+  `express/`. The tests (`tests/`) are outside the rule.
+- The engines are pure: each imports the standard library and itself only (no Django, no
+  site module, not the other engine).
+"""
 
 import ast
 import pathlib
+import sys
 
 import pytest
 
@@ -15,18 +26,66 @@ LIVE_PLAY = {"games.play", "games.consumers", "games.views", "games.bots", "game
 # functions only, and from this one module only.
 ALLOWED = {("puzzles/daily/live.py", "games.services")}
 
+ENGINES = ("engine", "express")
+# Each game kind's module and the one engine it may import. A new kind adds its line here
+# (Cargo Express's kind will be the first site module to import `express`).
+KIND_ENGINES = {"games/kinds/cargo_connect.py": "engine"}
+# Besides the kinds: Cargo Connect's own code outside play, which may import `engine` (and
+# only `engine`). A path ending in "/" is a whole folder.
+CARGO_CONNECT_OWN = ("puzzles/", "cargosite/howto.py")
+# Not site code: the engines themselves (their own test below) and the tests. Hidden folders
+# (.venv, .git, .ci) are skipped too.
+NOT_SITE = {"engine", "express", "tests"}
+
+
+def _imports_of(path: pathlib.Path) -> set[str]:
+    """Every absolute module name `path` imports, at any depth (functions included)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
 
 def imports(app: str) -> set[tuple[str, str]]:
     found = set()
     for path in (ROOT / app).rglob("*.py"):
         if "migrations" in path.parts:
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add((str(path.relative_to(ROOT)), node.module))
-            elif isinstance(node, ast.Import):
-                found.update((str(path.relative_to(ROOT)), a.name) for a in node.names)
+        found.update((str(path.relative_to(ROOT)), what) for what in _imports_of(path))
     return found
+
+
+def site_files() -> list[pathlib.Path]:
+    """Every Python file of the site outside the engines and the tests: each app, the
+    project package, the scripts, migrations included, and the files at the top."""
+    files = []
+    for top in sorted(ROOT.iterdir()):
+        if top.name.startswith(".") or top.name in NOT_SITE:
+            continue
+        if top.is_file() and top.suffix == ".py":
+            files.append(top)
+        elif top.is_dir() and not top.is_symlink():
+            files.extend(sorted(top.rglob("*.py")))
+    return files
+
+
+def engine_imports() -> set[tuple[str, str]]:
+    """(file, engine) for every site file that imports an engine."""
+    return {(str(path.relative_to(ROOT)), what.split(".")[0])
+            for path in site_files() for what in _imports_of(path)
+            if what.split(".")[0] in ENGINES}
+
+
+def may_import(where: str, engine: str) -> bool:
+    if where in KIND_ENGINES:
+        return KIND_ENGINES[where] == engine
+    if engine == "engine":
+        return any(where.startswith(own) if own.endswith("/") else where == own
+                   for own in CARGO_CONNECT_OWN)
+    return False
 
 
 @pytest.mark.parametrize("app", ["rankings", "puzzles", "accounts"])
@@ -37,9 +96,39 @@ def test_it_never_imports_live_play(app):
     assert bad == []
 
 
-@pytest.mark.parametrize("app", ["games", "rankings", "accounts"])
-def test_only_the_kinds_registry_imports_an_engine(app):
-    bad = sorted((where, what) for where, what in imports(app)
-                 if what.split(".")[0] in ("engine", "express")
-                 and not where.startswith("games/kinds/"))
+def test_the_search_reads_every_app_and_the_scripts():
+    read = {path.relative_to(ROOT).parts[0] for path in site_files()}
+    assert {"accounts", "cargosite", "games", "puzzles", "rankings", "scripts",
+            "manage.py"} <= read
+
+
+def test_only_the_kinds_and_cargo_connects_own_pages_import_an_engine():
+    bad = sorted((where, engine) for where, engine in engine_imports()
+                 if not may_import(where, engine))
+    assert bad == []
+
+
+def test_the_rule_is_exact_every_module_it_allows_imports_its_engine():
+    """No stale permission: each kind imports its engine, and each of Cargo Connect's own
+    places imports `engine` (so the rule lists exactly who does)."""
+    found = engine_imports()
+    for kind, engine in KIND_ENGINES.items():
+        assert (kind, engine) in found
+    for own in CARGO_CONNECT_OWN:
+        assert any(engine == "engine" and (where.startswith(own) if own.endswith("/")
+                                           else where == own)
+                   for where, engine in found), own
+
+
+def test_the_registry_of_kinds_imports_no_engine():
+    assert not {what for what in _imports_of(ROOT / "games/kinds/__init__.py")
+                if what.split(".")[0] in ENGINES}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_engine_imports_only_the_standard_library_and_itself(engine):
+    bad = sorted((str(path.relative_to(ROOT)), what)
+                 for path in (ROOT / engine).rglob("*.py") for what in _imports_of(path)
+                 if what.split(".")[0] not in (engine, "__future__")
+                 and what.split(".")[0] not in sys.stdlib_module_names)
     assert bad == []
