@@ -5,8 +5,9 @@ production options (cargosite/serve.py):
 
 WebSockets pass the Origin check (cargosite/origins.py: scheme, host and port), then the
 session and the user (cargosite/socket_session.py: Channels' AuthMiddlewareStack without its
-wrapper round every send) and the guest middleware; a database that does not
-answer meanwhile closes the socket with 1013 (cargosite/unavailable.py).
+wrapper round every send; Channels' own with LIVE_FAST_PATH=0) and the guest middleware; a
+database that does not answer meanwhile closes the socket with 1013
+(cargosite/unavailable.py).
 """
 
 import os
@@ -21,7 +22,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from cargosite import logs  # noqa: E402
 from cargosite.origins import SameOriginValidator  # noqa: E402
-from cargosite.socket_session import SocketAuthMiddlewareStack  # noqa: E402
+from cargosite.socket_session import socket_auth_stack  # noqa: E402
 from cargosite.unavailable import SocketDatabaseGuard  # noqa: E402
 from games.actors import GuestMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -33,7 +34,7 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # GuestMiddleware: a signed-out visitor's session plays its games against CargoBot.
         "websocket": SameOriginValidator(SocketDatabaseGuard(
-            SocketAuthMiddlewareStack(GuestMiddleware(URLRouter(websocket_urlpatterns)))
+            socket_auth_stack(GuestMiddleware(URLRouter(websocket_urlpatterns)))
         )),
     }
 )

@@ -13,7 +13,8 @@
 - no per-message deflate: the protocol's frames are small (a turn frame is 1 to 4 KB),
   and compressing them cost each socket its zlib contexts (about 45 KB of memory with
   uvicorn's settings, kept for the socket's life) and each frame sent about 26 µs of CPU,
-  measured alone (docs/live-play.md has what it gave under load).
+  measured alone (docs/live-play.md has what it gave under load). That is the fast path's
+  (docs/fast-path.md): with LIVE_FAST_PATH=0 uvicorn's default (deflate offered) stays.
 """
 
 from __future__ import annotations
@@ -24,13 +25,15 @@ from typing import Any
 
 
 def uvicorn_options() -> dict[str, Any]:
+    from django.conf import settings
+
     from games.limits import MAX_FRAME_BYTES
 
     return {
         "ws_max_size": MAX_FRAME_BYTES,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
-        "ws_per_message_deflate": False,
+        "ws_per_message_deflate": not settings.LIVE_FAST_PATH,
         "proxy_headers": True,
         "forwarded_allow_ips": os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
         "timeout_graceful_shutdown": 5,

@@ -49,6 +49,14 @@ def envlist(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+# The live fast path (games/fast/, docs/fast-path.md): every piece of live play that leaves
+# Django's, Channels', channels_redis's or psycopg's usual way, on by default. LIVE_FAST_PATH=0
+# turns all of it off: turns take the locked path with Django's ORM, no warm copies or loop
+# connections, the session read before each turn, Channels' dispatch and AuthMiddlewareStack,
+# channels_redis's own RedisPubSubChannelLayer, Django's `prepare_threshold`, uvicorn's deflate.
+LIVE_FAST_PATH = envbool("LIVE_FAST_PATH", True)
+
+
 def parse_database_url(url: str) -> dict:
     """Turn postgres://user:pass@host:port/name?opt=val or sqlite:///path into DATABASES."""
     parts = urlsplit(url)
@@ -68,7 +76,9 @@ def parse_database_url(url: str) -> dict:
             # threshold no statement reaches prepares the statements that ask (the turn's
             # write, games/store.py and games/loopdb.py) and no other (Django's own cursors
             # bind on the client and never prepare).
-            "OPTIONS": {"prepare_threshold": 2**31 - 1, **dict(parse_qsl(parts.query))},
+            # (Fast path only: with LIVE_FAST_PATH=0 nothing prepares, Django's default stays.)
+            "OPTIONS": {**({"prepare_threshold": 2**31 - 1} if LIVE_FAST_PATH else {}),
+                        **dict(parse_qsl(parts.query))},
             "CONN_MAX_AGE": envint("DJANGO_CONN_MAX_AGE", 0),
             # A kept connection is checked before reuse: after a PostgreSQL restart the
             # first request does not fail on a connection the server has closed.
@@ -184,8 +194,9 @@ if REDIS_URL and urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
-        "default": {  # channels_redis's pub/sub layer, its group sends pipelined
-            "BACKEND": "cargosite.channel_layer.PipelinedPubSubChannelLayer",
+        "default": {  # channels_redis's pub/sub layer, its group sends pipelined (fast path)
+            "BACKEND": "cargosite.channel_layer.PipelinedPubSubChannelLayer" if LIVE_FAST_PATH
+            else "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": "cargo"},
         }
     }
@@ -207,9 +218,11 @@ METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
 # Live play: threads per process for WebSocket service calls on PostgreSQL (games/consumers.py).
 LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 4)
 # Connections per process's event loop for the common turn's write, made without leaving the
-# loop (games/loopdb.py); 0 sends every turn to the threads.
+# loop (games/fast/loopdb.py); 0 sends every turn to the threads. A finer switch under
+# LIVE_FAST_PATH (off, there are none).
 LIVE_LOOP_CONNECTIONS = envint("LIVE_LOOP_CONNECTIONS", 4)
-# Games a process keeps loaded between turns (games.warm), the least recently played dropped.
+# Games a process keeps loaded between turns (games.fast.warm), the least recently played
+# dropped; 0 keeps none. A finer switch under LIVE_FAST_PATH (off, none are kept).
 LIVE_WARM_GAMES = envint("LIVE_WARM_GAMES", 5000)
 # What one client address may ask of one process (games/limits.py): units a second shared by
 # its sockets (a frame costs 1, a `sync` more by what it sends back), and how many anonymous

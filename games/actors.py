@@ -9,19 +9,14 @@ an anonymous user with a session into that session's guest; Celery's bot tasks a
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from channels.middleware import BaseMiddleware
-from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import Field
-from django.utils import timezone
 
-from . import loopdb
+from .store import live
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -80,8 +75,6 @@ def seat_of(game: Game, actor: Actor | None) -> int | None:
         return None
     held = [seat.index for seat in game.seat_list if actor.holds(seat)]
     if len(held) > 1:
-        from .store import live
-
         acting = live(game).acting()
         held = [seat for seat in held if seat in acting] or held
     return held[0] if held else None
@@ -138,16 +131,12 @@ def session_signed_in(scope: dict[str, Any]) -> bool:
 
 
 class SessionGuard:
-    """A socket's session, checked inside each turn's write instead of by a read before
-    it: the session it opened with must still be stored and unexpired (sign-out deletes
-    it), and a member must still be active with the password the socket opened with (a
-    password change signs other sessions out). That is what `session_signed_in` reads,
-    as conditions of the UPDATE (games.store.write_turn); a write they refuse takes the
-    locked path, which asks `holds()`. With a session engine that is not the database,
-    there are no conditions and `holds()` is asked before each write instead."""
-
-    SQL_ENGINES = ("django.contrib.sessions.backends.db",
-                   "django.contrib.sessions.backends.cached_db")
+    """A socket's session as it opened: the key, and a member's id and password hash. Each
+    turn checks that it still holds: with the fast path, as conditions of the turn's write
+    (games.fast.guard: the session still stored and unexpired, a member still active with
+    the same password); a write they refuse takes the locked path, which asks `holds()`.
+    Otherwise (the fast path off, a session engine that is not the database) `holds()` is
+    asked before each write."""
 
     def __init__(self, scope: dict[str, Any]) -> None:
         self.scope = scope
@@ -158,53 +147,8 @@ class SessionGuard:
         self.user_id: int | None = user.pk if user is not None and member else None
         self.password: str | None = user.password if user is not None and member else None
 
-    @property
-    def in_sql(self) -> bool:
-        return self.session_key is not None and settings.SESSION_ENGINE in self.SQL_ENGINES
-
     def holds(self) -> bool:
         return session_signed_in(self.scope)
-
-    def sql(self) -> tuple[tuple[str, ...], list[Any]]:
-        """WHERE conditions (and their parameters) that hold while the session does."""
-        params: list[Any] = [self.session_key, now_for("sessions.Session", "expire_date")]
-        if self.user_id is not None:
-            params += [self.user_id, True, self.password]
-        return _guard_clauses(self.user_id is not None), params
-
-
-def now_for(model: str, name: str) -> Any:
-    """Now, as the column `name` of `model` ("app.Model") takes it. PostgreSQL takes an
-    aware datetime as it is, and Django's connection is not looked up for it: on the event
-    loop that look-up (a context-local) cost more than the rest of the value."""
-    now = timezone.now()
-    if loopdb.on_postgresql():
-        return now
-    return _field(model, name).get_db_prep_save(now, connections[DEFAULT_DB_ALIAS])
-
-
-@functools.cache
-def _field(model: str, name: str) -> Field:
-    """A model's field, looked up once (the turn's write asks at every turn)."""
-    f = apps.get_model(model)._meta.get_field(name)
-    assert isinstance(f, Field)
-    return f
-
-
-@functools.cache
-def _guard_clauses(member: bool) -> tuple[str, ...]:
-    """The text of `SessionGuard.sql`'s conditions (a member's adds their user row)."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.sessions.models import Session
-    from django.db import connection
-
-    quote = connection.ops.quote_name
-    clauses = [f"EXISTS (SELECT 1 FROM {quote(Session._meta.db_table)} WHERE "
-               f"session_key = %s AND expire_date > %s)"]
-    if member:
-        clauses.append(f"EXISTS (SELECT 1 FROM {quote(get_user_model()._meta.db_table)} "
-                       f"WHERE id = %s AND is_active = %s AND password = %s)")
-    return tuple(clauses)
 
 
 def ensure_session(request: HttpRequest) -> str:

@@ -2,6 +2,9 @@
 
 Thin: validate the frame, call a service behind `database_sync_to_async`, send what it
 returns. Frames the services broadcast arrive as `frame.send` group messages.
+The fast path's pieces here (games.fast, `LIVE_FAST_PATH`): the message loop
+(`FastDispatch`), the live-db threads' kept connections (`on_pool`), the common turn from
+the event loop (`apply_turn_on_loop`) and warm copies that follow the group (`follow`).
 
 What keeps a socket standing (docs/production.md, "Faults"):
 - every frame is charged against the socket's and its client address's budget
@@ -32,7 +35,6 @@ import asyncio
 import functools
 import logging
 import threading
-import time
 import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -40,17 +42,18 @@ from typing import Any
 
 import orjson
 from asgiref.sync import sync_to_async
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import close_old_connections, connection, connections
+from django.db import connections
 
-from . import access, audiences, broadcast, limits, loopdb, metrics, play, presence, services, warm
+from . import access, audiences, broadcast, limits, metrics, presence, services
 from .actors import Actor, SessionGuard, session_signed_in
 from .broadcast import LOBBY_GROUP, socket_group, user_group
+from .fast import loopdb, warm
+from .fast.runtime import FastDispatch, on_pool
+from .fast.turns import apply_turn_on_loop, follow
 from .protocol import (
     DATABASE_DOWN,
     MAX_TOKEN_LENGTH,
@@ -78,10 +81,6 @@ LAYER_RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
 _db_executor: ThreadPoolExecutor | None = None
 
 
-LIVE_DB_CHECK_SECONDS = 5.0  # how often a live-db thread looks at its connection's health
-_live_thread = threading.local()
-
-
 def db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     """A service call off the event loop. On PostgreSQL it runs on a pool of
     LIVE_DB_THREADS threads (each with its own connection), so one game's database round
@@ -93,7 +92,8 @@ def db(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
         return database_sync_to_async(func)
     if _db_executor is None:
         _db_executor = ThreadPoolExecutor(settings.LIVE_DB_THREADS, thread_name_prefix="live-db")
-    return sync_to_async(_kept_connection(func), thread_sensitive=False, executor=_db_executor)
+    return on_pool(func, _db_executor)  # games.fast.runtime: the connection kept, or Channels'
+
 
 
 @functools.cache
@@ -101,29 +101,6 @@ def _on_sqlite() -> bool:
     """Is the default database SQLite? (Asked once: `connection.vendor` goes through
     Django's per-thread connection handler, a cost at every call under load.)"""
     return connections["default"].vendor == "sqlite"
-
-
-def _kept_connection(func: Callable[..., Any]) -> Callable[..., Any]:
-    """`func` on a live-db thread, which keeps its connection between calls. Channels'
-    `database_sync_to_async` runs `close_old_connections()` around every call, and with
-    CONN_HEALTH_CHECKS that makes every call's first query a `SELECT 1` first: a round trip
-    per turn. Here the connection is looked at (its age, its health) at most every
-    LIVE_DB_CHECK_SECONDS, and at once after the database failed a call (PostgreSQL
-    restarted: the next call reconnects)."""
-
-    def run(*args: Any, **kwargs: Any) -> Any:
-        now = time.monotonic()
-        if now - getattr(_live_thread, "checked", -LIVE_DB_CHECK_SECONDS) >= \
-                LIVE_DB_CHECK_SECONDS:
-            close_old_connections()
-            _live_thread.checked = now
-        try:
-            return func(*args, **kwargs)
-        finally:
-            if connection.errors_occurred:  # Django's mark of a failed query: look next time
-                _live_thread.checked = -LIVE_DB_CHECK_SECONDS
-
-    return run
 
 
 def service(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
@@ -151,7 +128,7 @@ def _run_all(callbacks: list[Callable[[], None]]) -> None:
 
 
 def close_db_threads(timeout: float = 10.0) -> None:
-    """Close the event loops' connections (games.loopdb) and each pool thread's database
+    """Close the event loops' connections (games.fast.loopdb) and each pool thread's database
     connection, and shut the pool down (the next `db` call makes a new one). For the end
     of a test session: `channels.testing` turns `close_old_connections` into a no-op, so
     the threads keep their connections and PostgreSQL refuses to drop the test database.
@@ -208,7 +185,7 @@ def _state_ply(state: dict[str, Any]) -> int:
     return ply if isinstance(ply, int) else len(state.get("turns", []))
 
 
-class FrameConsumer(AsyncJsonWebsocketConsumer):
+class FrameConsumer(FastDispatch):
     """What both sockets share: the budgets, frame parsing, a channel layer that may be
     down, sends to a client that may have gone, and the session check."""
 
@@ -227,16 +204,6 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
 
     # --- the ASGI loop, tolerant of a channel layer that does not answer ------------------
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch without its `aclose_old_connections()` before every message
-        (a hop to the one sync thread, per frame and per group message): every database
-        call here runs through `database_sync_to_async`, which closes stale connections
-        in the thread that owns them, around each call."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
-
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         self.scope = scope
         self.budget = limits.Budget(FRAMES_PER_SECOND)
@@ -249,34 +216,9 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
             await self._new_channel()
             sources.append(self._layer_receive)
         try:
-            await self._dispatch_from(sources)
+            await self.dispatch_from(sources)  # games.fast.runtime
         except StopConsumer:
             pass
-
-    async def _dispatch_from(self, sources: list[Callable[[], Awaitable[Any]]]) -> None:
-        """Channels' `await_many_dispatch`, without its new task and `asyncio.wait` at
-        every message (a few percent of the event loop under load, docs/live-play.md): one
-        task per source for the socket's life, each reading its next message only once the
-        last was handled, and one lock so that messages are handled one at a time, as
-        there. Ends with the first exception (`StopConsumer` on disconnect), the other
-        sources cancelled."""
-        lock = asyncio.Lock()
-
-        async def pump(source: Callable[[], Awaitable[Any]]) -> None:
-            while True:
-                message = await source()
-                async with lock:
-                    await self.dispatch(message)
-
-        tasks = [asyncio.ensure_future(pump(source)) for source in sources]
-        try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-            for task in done:
-                task.result()
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
 
     def _client_send(self, send: Any) -> Callable[[dict[str, Any]], Awaitable[None]]:
         async def send_to_client(message: dict[str, Any]) -> None:
@@ -551,7 +493,7 @@ class GameConsumer(FrameConsumer):
         state = services.state_of(game, lg, viewer=self.seat)
         self.group = audiences.group_of(game, self.seat)  # the one audience it may hear
         self.client_rev = game.revision
-        if self.seat is not None:  # its turns will come here (games.warm)
+        if self.seat is not None:  # its turns will come here (games.fast.warm)
             warm.keep_if_cold(game, lg)
         return state
 
@@ -575,7 +517,7 @@ class GameConsumer(FrameConsumer):
         await super().frame_send(message)
         revision = message.get("revision")
         if isinstance(revision, int):
-            play.follow(self.game_id, revision, message.get("turn"))
+            follow(self.game_id, revision, message.get("turn"))  # games.fast
             self.client_rev = max(self.client_rev, revision)
         ply = message.get("ply")
         if isinstance(ply, int) and ply > self.client_ply:
@@ -650,8 +592,8 @@ class GameConsumer(FrameConsumer):
             await service(access.run_open_checks_for)(self.game_id)
         try:
             result = None
-            if loopdb.enabled():  # the common turn, without a thread (games/loopdb.py)
-                result = await play.apply_turn_on_loop(
+            if loopdb.enabled():  # the common turn, without a thread (games.fast.turns)
+                result = await apply_turn_on_loop(
                     self.game_id, actor=self.actor, ply=ply, token=token, guard=self.guard)
             if result is None:
                 result = await service(services.apply_turn)(

@@ -1,13 +1,14 @@
 """Live play: making a game, applying a seat's decision, resigning, rematches.
 
 `apply_turn` is the one apply path for people and bots (a bot's task acts as
-`Actor.bot(level)`). The common turn is applied to the process's warm copy of the game
-(games.warm) and stored by one conditional write that holds only if nothing changed the
-game since (games.store.write_turn); anything else takes the locked path: inside one
-transaction it locks the game row, checks the seat and the ply, lets the game kind apply
-the decision, stores the `Turn` and the cache, ends the game through `games.finish` when it
-is over. Either way the frame is sent after commit. A resent turn for an applied ply gets
-the same frame back; anything else stale is refused with the state.
+`Actor.bot(level)`). With the fast path on (games.fast), the common turn is applied to the
+process's warm copy of the game and stored by one conditional write that holds only if
+nothing changed the game since (games.fast.turns); anything else, and every turn with it
+off, takes the locked path: inside one transaction it locks the game row, checks the seat
+and the ply, lets the game kind apply the decision, stores the `Turn` and the cache, ends
+the game through `games.finish` when it is over. Either way the frame is sent after commit
+(games.applied). A resent turn for an applied ply gets the same frame back; anything else
+stale is refused with the state.
 A timed game's clocks are charged with the turn and saved in its write (`games.timeouts`);
 a turn that arrives after its clock fell ends the game on time instead.
 """
@@ -17,21 +18,21 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from django.db import IntegrityError, transaction
 
-from . import bots, broadcast, clocks, finish, metrics, timeouts, warm
+from . import bots, clocks, finish, metrics, timeouts
 from .actors import Actor, SessionGuard, seat_of
+from .applied import TurnResult, advanced, sent
 from .audiences import frame_viewer, send_on_commit_to_all
-from .broadcast import Delivery, game_group
+from .fast import turns as fast_turns
+from .fast import warm
 from .history import turn_frames
-from .kinds import KindError, LiveGame, get_kind
+from .kinds import KindError, get_kind
 from .models import Game, Seat, Turn
-from .protocol import Code, GameError, SignedOut, frame_state, rematch_info, state_of, turn_frame
-from .store import NewTurn, awrite_turn, live, lock_game, write_turn
+from .protocol import Code, GameError, SignedOut, frame_state, rematch_info, state_of
+from .store import live, lock_game
 
 Termination = Game.Termination
 log = logging.getLogger(__name__)
@@ -88,18 +89,6 @@ def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[
     raise RuntimeError("could not find a free game id")
 
 
-@dataclass
-class TurnResult:
-    frame: dict[str, Any]
-    duplicate: bool = False  # a resent turn: answer the sender only
-    delivery: Delivery | None = None  # the group broadcast of a fresh turn
-
-    @property
-    def delivered(self) -> bool:
-        """Did the game's group get the frame? (If not, the sender is answered directly.)"""
-        return self.delivery is not None and self.delivery.sent is True
-
-
 def seat_or_refuse(game: Game, actor: Actor | None, what: str) -> int:
     """The seat `actor` holds, or `not_a_player` (the one refusal of a decision by someone
     without a seat: turns, resigns, rematches, aborts, claims)."""
@@ -115,152 +104,10 @@ def apply_turn(game_id: str, *, actor: Actor | None, ply: int, token: str,
                guard: SessionGuard | None = None) -> TurnResult:
     """Play `token` at `ply` for the seat `actor` holds. Exactly once per ply. A socket's
     turn carries its session's `guard`: a session that has ended acts for no one."""
-    entry = warm.get(game_id)
-    if entry is not None:
-        with entry.lock:
-            result = _apply_warm(entry, actor, ply, token, guard)
-        if result is not None:
-            return result
+    result = fast_turns.apply_warm(game_id, actor, ply, token, guard)  # the fast path
+    if result is not None:
+        return result
     return _apply_locked(game_id, actor, ply, token, guard)
-
-
-def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
-                guard: SessionGuard | None) -> TurnResult | None:
-    """The common turn, from this process's warm copy, in one conditional write. None
-    when the copy cannot decide alone: a refusal (the locked path words it from the
-    stored game), a turn that ends the game (the finish seam runs under the lock), a write
-    refused because the game changed elsewhere or the session ended."""
-    applied = _applied_to_copy(entry, actor, ply, token, guard)
-    if applied is None:
-        return None
-    game, lg, turn, fields = applied
-    if not write_turn(game, fields, turn, guard if guard is not None and guard.in_sql
-                      else None):
-        return None
-    warm.keep(game, lg)
-    metrics.turn_applied("warm")
-    return _sent(game, turn, lg)
-
-
-def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
-                     guard: SessionGuard | None
-                     ) -> tuple[Game, LiveGame, NewTurn, list[str]] | None:
-    """The decision applied to the warm copy, which is forgotten meanwhile (until its
-    write succeeds, the copy is ahead of the row): the game, its kind's game, the turn and
-    the fields to write. None if the copy cannot decide alone (forgotten too once the
-    decision was tried on it: the locked path warms the game again after its commit)."""
-    game, lg = entry.game, entry.lg
-    if warm.get(game.id) is not entry:  # replaced while this thread waited for the lock
-        return None
-    if game.kind.seat_sequences:  # a seat's own count: the locked path checks it
-        return None
-    seat = seat_of(game, actor)
-    if seat is None or ply != game.ply or game.is_over or seat not in lg.acting():
-        return None
-    if guard is not None and not guard.in_sql and not guard.holds():
-        raise SignedOut()
-    timeouts.refuse_if_fallen(game)
-    warm.forget(game.id)
-    try:
-        events = lg.apply(seat, token)
-    except KindError:
-        return None
-    if lg.over:
-        return None
-    return game, lg, NewTurn(ply=ply, token=token, seat=seat, events=events), \
-        _advanced(game, lg, seat)
-
-
-async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, token: str,
-                             guard: SessionGuard | None) -> TurnResult | None:
-    """`apply_turn` without leaving the event loop, for the commonest turn of all: a warm
-    game (games.warm) without clocks or bots, whose socket's session is checked by the
-    write (`SessionGuard.in_sql`). Written by `awrite_turn` and sent to the game's group
-    once written. None when this path cannot decide, with nothing written: the caller
-    takes `apply_turn` on a thread, which decides and words any refusal. A copy whose lock
-    a thread holds is left to that thread's turn (the loop never waits on a lock)."""
-    entry = warm.get(game_id)
-    if entry is None or not _loop_may_play(entry.game, guard):
-        return None
-    if not entry.lock.acquire(blocking=False):
-        return None
-    try:
-        applied = _applied_to_copy(entry, actor, ply, token, guard)
-    finally:
-        entry.lock.release()
-    if applied is None:
-        return None
-    game, lg, turn, fields = applied
-    try:
-        written = await awrite_turn(game, fields, turn, guard)
-    except psycopg.Error as error:
-        log.info("a turn's write from the event loop failed (%s); the threaded path takes "
-                 "it", error)
-        return None
-    if not written:
-        return None
-    warm.keep(game, lg)
-    metrics.turn_applied("loop")
-    frame = _frame(game, turn, lg, None)  # the loop's kinds hide nothing: one audience
-    sent = await broadcast.asend_message(game_group(game.id), broadcast.group_message(
-        frame, game.revision, _made(turn)))
-    return TurnResult(frame, delivery=Delivery(sent))
-
-
-def _loop_may_play(game: Game, guard: SessionGuard | None) -> bool:
-    """What `apply_turn_on_loop` leaves to the threads: the clocks' and the bots' work on
-    commit (Django's `on_commit` is for threads), sessions that are not in the database."""
-    return _untimed(game) and not game.bot_seats and guard is not None and guard.in_sql \
-        and not game.kind.hidden_information
-
-
-def _untimed(game: Game) -> bool:
-    return game.clock is None and game.flag_at is None
-
-
-TURN_FIELDS = ["position", "ply", "tokens"]  # what `_advanced` writes of an untimed game
-
-
-def _decided_by_the_turn(game: Game, fields: list[str]) -> bool:
-    """Did a turn just applied to an untimed game's copy set only what the turn decides
-    (`fields`, from `_advanced`)? The position, the ply, the tokens; and in a game with
-    bots `bot_waiting_since` only when it was cleared (a person to move next: after
-    CargoBot's turn). A bot to move next waits since the moment of the write, which a
-    copy elsewhere cannot know."""
-    return fields == TURN_FIELDS or (fields == [*TURN_FIELDS, "bot_waiting_since"]
-                                     and game.bot_waiting_since is None)
-
-
-def follow(game_id: str, revision: int, turn: broadcast.TurnMade | None) -> None:
-    """A frame heard from the game's group, written at `revision` (by this process or
-    another; `turn` the turn that made it): bring this process's warm copy up to it.
-    A copy of an untimed game at the revision just before a turn becomes the stored row by
-    applying the same turn (the engine is deterministic) when the turn decides all it
-    changed (`_decided_by_the_turn`); any other older copy is dropped, as is one a thread
-    is using. So a game whose players' sockets two processes serve (a failover, a
-    misrouted socket) still plays from warm copies instead of the locked path, and so
-    does a person's next turn after CargoBot's (written by a Celery worker). The
-    conditional write trusts a copy to be the stored row at its revision: nothing is
-    advanced but what the turn alone determines."""
-    entry = warm.take_older(game_id, revision)
-    if entry is None or turn is None or entry.game.revision != revision - 1:
-        return
-    game, lg = entry.game, entry.lg
-    ply, seat, token = turn
-    if game.ply != ply or game.is_over or not _untimed(game) or game.kind.seat_sequences \
-            or not entry.lock.acquire(blocking=False):
-        return
-    try:
-        try:
-            lg.apply(seat, token)
-        except KindError:
-            return
-        if lg.over or not _decided_by_the_turn(game, _advanced(game, lg, seat)):
-            return
-        game.revision = revision
-    finally:
-        entry.lock.release()
-    warm.keep_if_cold(game, lg)
 
 
 def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
@@ -298,14 +145,14 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
             raise GameError(Code.ILLEGAL, str(e), game.ply) from None
         turn = Turn.objects.create(game=game, ply=game.ply, token=token, seat=seat,
                                    events=events)
-        fields = _advanced(game, lg, seat)
+        fields = advanced(game, lg, seat)
         if lg.over:
             finish.finish(game, lg, Termination.PLAYED_OUT, fields)
         else:
             game.save(update_fields=fields)
         transaction.on_commit(lambda: warm.keep(game, lg))
         transaction.on_commit(lambda: metrics.turn_applied("locked"))
-        return _sent(game, turn, lg)
+        return sent(game, turn, lg)
 
 
 def _resent(game: Game, seat: int, number: int, token: str) -> dict[str, Any] | None:
@@ -328,35 +175,6 @@ def _stale(game: Game, number: int, expected: int, played: bool) -> str:
                 else f"the game is at ply {game.ply}, not {number}")
     return (f"your decision {number} was already made; your next is {expected}" if played
             else f"your next decision is {expected}, not {number}")
-
-
-def _advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:
-    """After `seat`'s decision was applied to `lg`: the row's cache of the replay, whether
-    it now waits on a bot, its clocks; the fields to save (by either path)."""
-    game.position = lg.position()
-    game.ply = lg.ply
-    game.tokens = list(lg.tokens)
-    return ["position", "ply", "tokens", *bots.after_change(game, lg),
-            *timeouts.charge(game, seat, lg)]
-
-
-def _sent(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> TurnResult:
-    """The turn's frame for each audience, sent once committed, then the bot's task; the
-    result holds the frame and delivery of the seat that decided."""
-    sent = send_on_commit_to_all(game, lambda viewer: _frame(game, turn, lg, viewer),
-                                 _made(turn))
-    bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
-    return TurnResult(sent.frame(turn.seat), delivery=sent.to(turn.seat))
-
-
-def _made(turn: Turn | NewTurn) -> broadcast.TurnMade:
-    """What the group message carries of a turn, for other processes to follow it."""
-    return turn.ply, turn.seat, turn.token
-
-
-def _frame(game: Game, turn: Turn | NewTurn, lg: LiveGame, viewer: int | None
-           ) -> dict[str, Any]:
-    return turn_frame(game, turn, frame_state(game, lg, viewer), lg, viewer)
 
 
 @timeouts.flag_when_fallen

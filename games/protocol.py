@@ -18,7 +18,7 @@ from .kinds import LiveGame, Viewer
 from .models import Game, Seat, Turn
 
 if TYPE_CHECKING:
-    from .store import NewTurn
+    from .fast.statements import NewTurn
 
 PROTOCOL_VERSION = 2
 MAX_TOKEN_LENGTH = 32

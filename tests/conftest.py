@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 # Variables that choose the backing services; tests of the embedded default remove them.
 SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG", "DJANGO_SECRET_KEY",
-                "DJANGO_ALLOWED_HOSTS", "EMAIL_HOST")
+                "DJANGO_ALLOWED_HOSTS", "EMAIL_HOST", "LIVE_FAST_PATH")
 
 
 @pytest.fixture
@@ -39,17 +39,33 @@ def pytest_report_header(config):
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
     return [
         f"cargo: database {db['ENGINE']} ({db.get('HOST') or db['NAME']}), channel layer {layer}",
+        f"cargo: live fast path {'on' if settings.LIVE_FAST_PATH else 'off (LIVE_FAST_PATH=0)'}",
         f"cargo: celery eager={settings.CELERY_TASK_ALWAYS_EAGER}, "
         f"browser required={os.environ.get('REQUIRE_BROWSER', '0')}",
     ]
 
 
+def pytest_collection_modifyitems(config, items):
+    """With LIVE_FAST_PATH=0, the tests of the fast path's own pieces (marked `fast_path`)
+    are skipped: what they test is turned off (games/fast/)."""
+    from django.conf import settings
+
+    if settings.LIVE_FAST_PATH:
+        return
+    skip = pytest.mark.skip(reason="tests a piece of the live fast path (games/fast/), which "
+                            "LIVE_FAST_PATH=0 turns off")
+    for item in items:
+        if "fast_path" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(autouse=True)
 def fresh_live_limits():
     """Each test starts with empty per-process budgets, socket counts, frame cache, warm
-    games and presence (games/limits.py, games/history.py, games/warm.py,
+    games and presence (games/limits.py, games/history.py, games/fast/warm.py,
     games/presence.py), as a fresh server process would."""
-    from games import history, limits, presence, warm
+    from games import history, limits, presence
+    from games.fast import warm
 
     limits.reset()
     history.recent.clear()

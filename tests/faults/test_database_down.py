@@ -11,7 +11,8 @@ from django.db import OperationalError
 from django.test import Client
 
 import cargosite.asgi  # noqa: F401  (the served app: installs cargosite.logs' filters)
-from games import loopdb, services
+from games import services
+from games.fast import loopdb
 from games.models import Turn
 from tests.games.support import scripted_tokens
 
@@ -24,7 +25,7 @@ def down(*args, **kwargs):
 
 
 async def loop_connection_down(sql, params):
-    """The event loop's write (games.loopdb) meets the same outage as the threads."""
+    """The event loop's write (games.fast.loopdb) meets the same outage as the threads."""
     raise psycopg.OperationalError(REFUSED)
 
 

@@ -1,4 +1,4 @@
-"""games.loopdb: an event loop's own PostgreSQL connections, reused while they work, dropped
+"""games.fast.loopdb: an event loop's own PostgreSQL connections, reused while they work, dropped
 when they fail, closed with their loop, and no more at once than LIVE_LOOP_CONNECTIONS."""
 
 import asyncio
@@ -8,10 +8,11 @@ import psycopg
 import pytest
 from django.db import connection
 
-from games import loopdb
+from games.fast import loopdb
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
+    pytest.mark.fast_path,
     pytest.mark.skipif(connection.vendor != "postgresql",
                        reason="the loop's connections are PostgreSQL's"),
 ]

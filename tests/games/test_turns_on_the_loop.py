@@ -1,5 +1,5 @@
-"""The common turn on PostgreSQL is written from the socket's event loop (games.loopdb,
-`play.apply_turn_on_loop`), without a thread; whatever that path cannot decide goes to
+"""The common turn on PostgreSQL is written from the socket's event loop (games.fast.loopdb,
+`games.fast.turns.apply_turn_on_loop`), without a thread; whatever that path cannot decide goes to
 the threads' `apply_turn`, with nothing lost or applied twice."""
 
 import asyncio
@@ -10,12 +10,14 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from prometheus_client import REGISTRY
 
-from games import loopdb, play, services, warm
+from games import services
+from games.fast import loopdb, warm
 from games.models import Game, Turn
 from tests.games.support import receive_type, scripted_tokens
 
 pytestmark = [
     pytest.mark.asyncio,
+    pytest.mark.fast_path,
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql",
                        reason="the loop's connections are PostgreSQL's"),
@@ -122,7 +124,7 @@ async def test_a_copy_another_process_moved_on_writes_nothing(game, users, conne
     alice = await connect(game.id, "alice")
 
     def elsewhere():
-        services.apply_turn(game.id, actor=play.Actor.of_user(users["alice"]), ply=0,
+        services.apply_turn(game.id, actor=services.Actor.of_user(users["alice"]), ply=0,
                             token=TOKENS[0])
 
     copy = warm.get(game.id)

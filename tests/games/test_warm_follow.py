@@ -1,5 +1,5 @@
 """A process's warm copy follows the turns it hears from the game's group
-(`games.play.follow`): a copy one revision behind a turn of a game whose turns change
+(`games.fast.turns.follow`): a copy one revision behind a turn of a game whose turns change
 nothing else becomes the stored row by applying that turn; anything else is dropped, and
 the locked path decides the next turn as before."""
 
@@ -10,11 +10,13 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import broadcast, play, services, warm
+from games import broadcast, services
+from games.fast import turns as play
+from games.fast import warm
 from games.models import Game
 from tests.games.support import Actor, alternate_turn, new_game, receive_type, scripted_tokens
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.fast_path]
 
 TOKENS = scripted_tokens(5)
 

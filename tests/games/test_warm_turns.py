@@ -1,4 +1,4 @@
-"""Turns from a process's warm copy (games.warm): one conditional write, no row lock, and
+"""Turns from a process's warm copy (games.fast.warm): one conditional write, no row lock, and
 the locked path whenever the copy is not the stored game."""
 
 import copy
@@ -7,12 +7,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services, warm
+from games import services
+from games.fast import warm
 from games.models import Game, Turn
 from tests.games.support import Actor, alternate_turn, scripted_tokens
 
 # The locked path warms a game once its transaction commits: real commits.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.fast_path]
 
 TOKENS = scripted_tokens(5)
 

@@ -1,0 +1,193 @@
+"""The common turn from a warm copy (games.fast.warm), and copies that follow turns other
+processes wrote.
+
+`apply_warm` (on a live-db thread) and `apply_turn_on_loop` (on the event loop) apply a
+decision to the process's warm copy and write it with the one conditional statement
+(games.fast.statements); either returns None, with nothing written, for anything it cannot
+decide alone, and the caller takes the locked path (`games.play._apply_locked`). `follow`
+brings a copy one revision behind up to a turn heard from the game's group.
+
+Fast path (docs/fast-path.md, "games/play.py: _apply_warm, apply_turn_on_loop, follow"):
+replaces `_apply_locked` (Django's transaction and row lock) for the common turn, and
+dropping a warm copy when another process wrote a turn. Relies on no library internals (on
+the engine being deterministic, for `follow`). Measured: the warm and loop turns with
+games.fast.warm and games.fast.loopdb, not alone; `follow`, interleaved (2026-12-02
+13:05–13:45 UTC, `scripts/load_run.sh 400 60`): split sockets (`ROUTE=socket`) 5.49 /
+5.95 → 1.28 / 1.34 ms a turn, 296–318 → 419 turns/s, ack p95 0.66–0.83 s → 6–7 ms. Off
+(`LIVE_FAST_PATH=0`) every function here returns None or does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import psycopg
+
+from .. import broadcast, metrics, timeouts
+from ..actors import Actor, SessionGuard, seat_of
+from ..applied import TurnResult, advanced, frame_of, made, sent
+from ..broadcast import Delivery, game_group
+from ..kinds import KindError, LiveGame
+from ..models import Game
+from ..protocol import SignedOut
+from . import enabled, warm
+from .guard import in_sql
+from .statements import NewTurn, awrite_turn, write_turn
+
+log = logging.getLogger("games.play")
+
+
+def apply_warm(game_id: str, actor: Actor | None, ply: int, token: str,
+               guard: SessionGuard | None) -> TurnResult | None:
+    """The turn from this process's warm copy of the game, if it has one and the copy can
+    decide; None otherwise (the caller takes the locked path)."""
+    if not enabled():
+        return None
+    entry = warm.get(game_id)
+    if entry is None:
+        return None
+    with entry.lock:
+        return _apply_warm(entry, actor, ply, token, guard)
+
+
+def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
+                guard: SessionGuard | None) -> TurnResult | None:
+    """The common turn, from this process's warm copy, in one conditional write. None
+    when the copy cannot decide alone: a refusal (the locked path words it from the
+    stored game), a turn that ends the game (the finish seam runs under the lock), a write
+    refused because the game changed elsewhere or the session ended."""
+    applied = _applied_to_copy(entry, actor, ply, token, guard)
+    if applied is None:
+        return None
+    game, lg, turn, fields = applied
+    if not write_turn(game, fields, turn, guard if guard is not None and in_sql(guard)
+                      else None):
+        return None
+    warm.keep(game, lg)
+    metrics.turn_applied("warm")
+    return sent(game, turn, lg)
+
+
+def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
+                     guard: SessionGuard | None
+                     ) -> tuple[Game, LiveGame, NewTurn, list[str]] | None:
+    """The decision applied to the warm copy, which is forgotten meanwhile (until its
+    write succeeds, the copy is ahead of the row): the game, its kind's game, the turn and
+    the fields to write. None if the copy cannot decide alone (forgotten too once the
+    decision was tried on it: the locked path warms the game again after its commit)."""
+    game, lg = entry.game, entry.lg
+    if warm.get(game.id) is not entry:  # replaced while this thread waited for the lock
+        return None
+    if game.kind.seat_sequences:  # a seat's own count: the locked path checks it
+        return None
+    seat = seat_of(game, actor)
+    if seat is None or ply != game.ply or game.is_over or seat not in lg.acting():
+        return None
+    if guard is not None and not in_sql(guard) and not guard.holds():
+        raise SignedOut()
+    timeouts.refuse_if_fallen(game)
+    warm.forget(game.id)
+    try:
+        events = lg.apply(seat, token)
+    except KindError:
+        return None
+    if lg.over:
+        return None
+    return game, lg, NewTurn(ply=ply, token=token, seat=seat, events=events), \
+        advanced(game, lg, seat)
+
+
+async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, token: str,
+                             guard: SessionGuard | None) -> TurnResult | None:
+    """`apply_turn` without leaving the event loop, for the commonest turn of all: a warm
+    game (games.warm) without clocks or bots, whose socket's session is checked by the
+    write (`games.fast.guard.in_sql`). Written by `awrite_turn` and sent to the game's group
+    once written. None when this path cannot decide, with nothing written: the caller
+    takes `apply_turn` on a thread, which decides and words any refusal. A copy whose lock
+    a thread holds is left to that thread's turn (the loop never waits on a lock)."""
+    if not enabled():
+        return None
+    entry = warm.get(game_id)
+    if entry is None or not _loop_may_play(entry.game, guard):
+        return None
+    if not entry.lock.acquire(blocking=False):
+        return None
+    try:
+        applied = _applied_to_copy(entry, actor, ply, token, guard)
+    finally:
+        entry.lock.release()
+    if applied is None:
+        return None
+    game, lg, turn, fields = applied
+    try:
+        written = await awrite_turn(game, fields, turn, guard)
+    except psycopg.Error as error:
+        log.info("a turn's write from the event loop failed (%s); the threaded path takes "
+                 "it", error)
+        return None
+    if not written:
+        return None
+    warm.keep(game, lg)
+    metrics.turn_applied("loop")
+    frame = frame_of(game, turn, lg, None)  # the loop's kinds hide nothing: one audience
+    sent = await broadcast.asend_message(game_group(game.id), broadcast.group_message(
+        frame, game.revision, made(turn)))
+    return TurnResult(frame, delivery=Delivery(sent))
+
+
+def _loop_may_play(game: Game, guard: SessionGuard | None) -> bool:
+    """What `apply_turn_on_loop` leaves to the threads: the clocks' and the bots' work on
+    commit (Django's `on_commit` is for threads), sessions that are not in the database."""
+    return _untimed(game) and not game.bot_seats and guard is not None and in_sql(guard) \
+        and not game.kind.hidden_information
+
+
+def _untimed(game: Game) -> bool:
+    return game.clock is None and game.flag_at is None
+
+
+TURN_FIELDS = ["position", "ply", "tokens"]  # what `advanced` writes of an untimed game
+
+
+def _decided_by_the_turn(game: Game, fields: list[str]) -> bool:
+    """Did a turn just applied to an untimed game's copy set only what the turn decides
+    (`fields`, from `advanced`)? The position, the ply, the tokens; and in a game with
+    bots `bot_waiting_since` only when it was cleared (a person to move next: after
+    CargoBot's turn). A bot to move next waits since the moment of the write, which a
+    copy elsewhere cannot know."""
+    return fields == TURN_FIELDS or (fields == [*TURN_FIELDS, "bot_waiting_since"]
+                                     and game.bot_waiting_since is None)
+
+
+def follow(game_id: str, revision: int, turn: broadcast.TurnMade | None) -> None:
+    """A frame heard from the game's group, written at `revision` (by this process or
+    another; `turn` the turn that made it): bring this process's warm copy up to it.
+    A copy of an untimed game at the revision just before a turn becomes the stored row by
+    applying the same turn (the engine is deterministic) when the turn decides all it
+    changed (`_decided_by_the_turn`); any other older copy is dropped, as is one a thread
+    is using. So a game whose players' sockets two processes serve (a failover, a
+    misrouted socket) still plays from warm copies instead of the locked path, and so
+    does a person's next turn after CargoBot's (written by a Celery worker). The
+    conditional write trusts a copy to be the stored row at its revision: nothing is
+    advanced but what the turn alone determines."""
+    if not enabled():
+        return
+    entry = warm.take_older(game_id, revision)
+    if entry is None or turn is None or entry.game.revision != revision - 1:
+        return
+    game, lg = entry.game, entry.lg
+    ply, seat, token = turn
+    if game.ply != ply or game.is_over or not _untimed(game) or game.kind.seat_sequences \
+            or not entry.lock.acquire(blocking=False):
+        return
+    try:
+        try:
+            lg.apply(seat, token)
+        except KindError:
+            return
+        if lg.over or not _decided_by_the_turn(game, advanced(game, lg, seat)):
+            return
+        game.revision = revision
+    finally:
+        entry.lock.release()
+    warm.keep_if_cold(game, lg)
