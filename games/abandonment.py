@@ -31,7 +31,8 @@ from .actors import Actor
 from .audiences import send_on_commit_to_all, send_public_on_commit
 from .kinds import LiveGame, Result
 from .models import Game, Seat
-from .protocol import Code, GameError, frame_state
+from .protocol import Code, GameError
+from .states import frame_state
 from .store import live, lock_game
 
 CLAIM_AFTER = dt.timedelta(seconds=60)

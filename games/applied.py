@@ -12,7 +12,8 @@ from .audiences import send_on_commit_to_all
 from .broadcast import Delivery
 from .kinds import LiveGame
 from .models import Game, Turn
-from .protocol import frame_state, turn_frame
+from .protocol import turn_frame
+from .states import frame_state
 
 if TYPE_CHECKING:
     from .fast.statements import NewTurn

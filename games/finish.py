@@ -21,7 +21,8 @@ from . import clocks, results
 from .audiences import send_on_commit_to_all
 from .kinds import LiveGame, Result
 from .models import Game, Seat
-from .protocol import Code, GameError, frame_state
+from .protocol import Code, GameError
+from .states import frame_state
 from .store import live, lock_game
 
 Termination = Game.Termination

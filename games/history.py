@@ -21,7 +21,8 @@ from django.db import connection
 from .audiences import frame_viewer
 from .kinds import EVERYTHING, Viewer
 from .models import Game
-from .protocol import SITE_ENDINGS, frame_state, player_info, state_of, turn_frame
+from .protocol import SITE_ENDINGS, turn_frame
+from .states import frame_state, player_info, state_of
 from .store import get_game, live, replayed
 
 FramesKey = tuple[str, Viewer]  # a game and the viewer its frames were built for

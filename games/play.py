@@ -31,7 +31,8 @@ from .fast import warm
 from .history import turn_frames
 from .kinds import KindError, get_kind
 from .models import Game, Seat, Turn
-from .protocol import Code, GameError, SignedOut, frame_state, rematch_info, state_of
+from .protocol import Code, GameError, SignedOut
+from .states import frame_state, rematch_info, state_of
 from .store import live, lock_game
 
 Termination = Game.Termination

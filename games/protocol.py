@@ -4,21 +4,21 @@ frames sent to sockets and returned by the HTTP fallback, and the one error type
 `GameError(Code.X, message)` is every refusal: it changes nothing, knows its HTTP status and
 builds its own `error` frame; `NotFound` is the 404. The state is the game kind's view plus
 the site's fields (seats, players, status, rematch); this module never decides a rule.
+
+Pure serialisation: it shapes what its callers gathered and imports no service, store or
+other app (tests/platform/test_boundaries.py). The state is gathered by games.states
+(`state_of`, `frame_state`: the kind's game, the ratings, the clocks, the rematch's URL).
 """
 
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.db import InterfaceError, OperationalError
-from django.urls import reverse
 
 from .kinds import LiveGame, Viewer
-from .models import Game, Seat, Turn
-
-if TYPE_CHECKING:
-    from .fast.statements import NewTurn
+from .models import Game, Seat
 
 PROTOCOL_VERSION = 2
 MAX_TOKEN_LENGTH = 32
@@ -115,41 +115,18 @@ def game_socket_path(game_id: str) -> str:
 # --- who sits where ------------------------------------------------------------------------
 
 
-def player_info(game: Game, seat: Seat, changes: dict[int, int] | None = None
+def holder_info(name: str | None, rated: dict[str, Any], bot: str | None
                 ) -> dict[str, Any] | None:
-    """A seat's holder as the page shows them: name, rating (the one this game's mode
-    counts: Elo online, the vs CargoBot rating against CargoBot), which rating that is
-    (`rating_kind`), bot level, and the rating's change in this game once it is over
-    (`rating_change`, from `changes`: `rankings.ratings.rating_changes`)."""
-    from rankings.ratings import rating_kind, shown_rating
-
-    rated = {"rating": shown_rating(game, seat), "rating_kind": rating_kind(game, seat),
-             "rating_change": (changes or {}).get(seat.index)}
-    name = seat.holder_name(game.kind)
-    return None if name is None else {"name": name, **rated, "bot": seat.bot_level or None}
+    """A seat's holder as the page shows them: name, `rated` (`rating`, `rating_kind`,
+    `rating_change`, gathered by games.states.player_info), bot level; None for no one."""
+    return None if name is None else {"name": name, **rated, "bot": bot or None}
 
 
-def seats_info(game: Game, final: bool = True) -> list[dict[str, Any]]:
-    """Each seat and its holder; a finished game's final state carries the rating changes
-    (one query), earlier plies' states (replays, catch-up) do not. While the game goes on,
-    nothing of it changes (names and ratings change when a game ends), so it is worked out
-    once per loaded game (a warm game's turns reuse it) and copied."""
-    if final and not game.is_over:
-        cached = game.__dict__.get("_seats_info")
-        if cached is None:
-            cached = game.__dict__["_seats_info"] = _seats_info(game, {})
-        return [{**seat, "holder": seat["holder"] and dict(seat["holder"])}
-                for seat in cached]
-    from rankings.ratings import rating_changes
-
-    return _seats_info(game, rating_changes(game) if final else {})
-
-
-def _seats_info(game: Game, changes: dict[int, int]) -> list[dict[str, Any]]:
+def seats_of(game: Game, holders: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    """Each seat of `game` with its holder (`holders`, by seat, from `holder_info`)."""
     kind = game.kind
     out = []
-    for seat in game.seat_list:
-        info = player_info(game, seat, changes)
+    for seat, info in zip(game.seat_list, holders, strict=True):
         out.append({"seat": seat.index, "side": kind.seat_key(seat.index),
                     "label": kind.seat_label(seat.index), "holder": info,
                     **(info or {"name": None, "rating": None, "rating_kind": None,
@@ -157,35 +134,34 @@ def _seats_info(game: Game, changes: dict[int, int]) -> list[dict[str, Any]]:
     return out
 
 
-def rematch_info(game: Game) -> dict[str, Any] | None:
+def rematch_of(game: Game, url: str | None) -> dict[str, Any] | None:
+    """The state's `rematch`: who offered, and the new game with its page's `url`."""
     if game.rematch_offered_by is None and game.rematch_id is None:
         return None
     offered = game.rematch_offered_by
     return {
         "offered_by": None if offered is None else game.kind.seat_key(offered),
         "game": game.rematch_id,
-        "url": reverse("games:game", kwargs={"game_id": game.rematch_id})
-        if game.rematch_id else None,
+        "url": url if game.rematch_id else None,
     }
 
 
 # --- the state -----------------------------------------------------------------------------
 
 
-def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
-             final: bool = True) -> dict[str, Any]:
+def state(game: Game, lg: LiveGame, *, viewer: Viewer, final: bool,
+          seats: list[dict[str, Any]], rematch: dict[str, Any] | None,
+          abandon: dict[str, Any] | None, clock: dict[str, Any] | None) -> dict[str, Any]:
     """The state snapshot for `viewer` (a seat, None for a spectator, `EVERYTHING` for a
-    finished game's replay). `final=False` describes an earlier ply (replays, catch-up):
-    no resignation, no rematch, the status from the engine alone. A seat's state says
-    which decision of theirs comes next (`seq`, docs/live-protocol.md)."""
-    if lg is None:
-        from .store import live
-
-        lg = live(game)
+    finished game's replay), shaped from what the caller gathered (games.states.state_of):
+    `seats` (from `seats_of`), `rematch` (from `rematch_of`; None for an earlier ply), the
+    `abandon` part (games.abandonment.state) and the clocks' state (`clock`, timed games'
+    current state only). `final=False` describes an earlier ply (replays, catch-up): no
+    resignation, no rematch, the status from the engine alone. A seat's state says which
+    decision of theirs comes next (`seq`, docs/live-protocol.md)."""
     kind = game.kind
     seat = viewer if isinstance(viewer, int) else None
     state = lg.view(viewer)
-    seats = seats_info(game, final)
     resigned = lg.resigned if final else []
     state.update(
         id=game.id,
@@ -199,13 +175,13 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
         you=None if seat is None else kind.seat_key(seat),
         turns=lg.tokens_for(viewer) if kind.hidden_information else list(lg.tokens),
         resigned=kind.seat_key(resigned[0]) if resigned else None,
-        rematch=rematch_info(game) if final else None,
+        rematch=rematch if final else None,
     )
     if seat is not None:
         state["seq"] = lg.sequence(seat)
     if final and game.status == Game.Status.VOIDED:
         state["voided"] = game.void_reason or "voided"
-    _add_clock_fields(game, lg, state, seats, final)
+    _add_clock_fields(game, state, seats, final, abandon, clock)
     return state
 
 
@@ -213,26 +189,20 @@ SITE_ENDINGS = (Game.Termination.TIMED_OUT, Game.Termination.ABANDONED,
                 Game.Termination.ABORTED)
 
 
-def _add_clock_fields(game: Game, lg: LiveGame, state: dict[str, Any],
-                      seats: list[dict[str, Any]], final: bool) -> None:
+def _add_clock_fields(game: Game, state: dict[str, Any], seats: list[dict[str, Any]],
+                      final: bool, abandon: dict[str, Any] | None,
+                      clock: dict[str, Any] | None) -> None:
     """Each only when it has something to say (docs/clocks.md): the clocks (`clock`, timed
     games, in the current state only: an earlier ply's clocks are not kept), abort and
     claim (`abandon`) and, for the endings the site decides (on time, abandoned, aborted),
     `ending` with their words. A game the site ended is `over` with nobody acting,
     whatever the kind's game says (a draw called while its game goes on, an abort)."""
-    from django.utils import timezone
-
-    from . import abandonment, clocks
-
-    at = timezone.now()
-    abandon = abandonment.state(game, lg, at, final)
     if abandon is not None:
         state["abandon"] = abandon
     if not final:
         return
-    game_clocks = clocks.of_game(game)
-    if game_clocks is not None:
-        state["clock"] = game_clocks.state(at)
+    if clock is not None:
+        state["clock"] = clock
     if game.termination in SITE_ENDINGS:
         state["ending"] = ending_of(game, seats)
     if game.is_over:
@@ -270,28 +240,23 @@ def ending_of(game: Game, seats: list[dict[str, Any]]) -> dict[str, Any]:
             "by": None if by is None else game.kind.seat_key(by)}
 
 
-def public_state(game: Game, lg: LiveGame | None = None, *, final: bool = True) -> dict[str, Any]:
-    """The snapshot broadcast to a group: a spectator's view without `you`/`viewer` (each
-    client keeps its own seat)."""
-    state = state_of(game, lg, final=final)
-    del state["you"], state["viewer"]
-    return state
-
-
-def frame_state(game: Game, lg: LiveGame | None, viewer: Viewer, *, final: bool = True
-                ) -> dict[str, Any]:
-    """The state a frame for `viewer` carries (games.audiences): a kind that hides nothing
-    sends every connection the spectator's state (`public_state`); one that hides
-    information, the viewer's own (a spectator's without `you`/`viewer`)."""
-    if viewer is None or not game.kind.hidden_information:
-        return public_state(game, lg, final=final)
-    return state_of(game, lg, viewer=viewer, final=final)
-
-
 # --- frames --------------------------------------------------------------------------------
 
 
-def turn_frame(game: Game, turn: Turn | NewTurn, state: dict[str, Any], lg: LiveGame,
+class TurnLike(Protocol):
+    """A turn as a frame shows it: a stored `Turn`, or the fast path's `NewTurn`."""
+
+    @property
+    def ply(self) -> int: ...
+    @property
+    def token(self) -> str: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def events(self) -> Any: ...
+
+
+def turn_frame(game: Game, turn: TurnLike, state: dict[str, Any], lg: LiveGame,
                viewer: Viewer = None) -> dict[str, Any]:
     """A decision's frame for `viewer`, from `lg` just after it: the decision's token as
     that viewer may see it, its events for that viewer, and `state`. A kind with seat

@@ -46,8 +46,6 @@ from .protocol import (
     Code,
     GameError,
     NotFound,
-    public_state,
-    state_of,
 )
 from .review import (
     analyse,
@@ -57,6 +55,7 @@ from .review import (
     review_status,
     spoiler_shielded,
 )
+from .states import public_state, state_of
 from .store import get_game, live, replayed
 from .timeouts import flag_due_games, flag_if_due
 

@@ -36,7 +36,8 @@ from . import bots, clocks, finish, metrics
 from .audiences import send_on_commit_to_all
 from .kinds import LiveGame
 from .models import Game, Seat
-from .protocol import Code, GameError, NotFound, frame_state
+from .protocol import Code, GameError, NotFound
+from .states import frame_state
 from .store import live, lock_game
 
 log = logging.getLogger(__name__)

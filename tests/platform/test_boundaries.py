@@ -132,3 +132,91 @@ def test_an_engine_imports_only_the_standard_library_and_itself(engine):
                  if what.split(".")[0] not in (engine, "__future__")
                  and what.split(".")[0] not in sys.stdlib_module_names)
     assert bad == []
+
+
+# --- games.protocol is pure serialisation; the fast path is used through its public names --
+
+# What games/protocol.py may import: the standard library, Django's database errors, and
+# the games app's kinds and models (what it shapes). No service, store, other app or URL
+# resolver: its callers gather (games.states) and pass it what it shapes.
+PROTOCOL_MAY_IMPORT = {"__future__", "enum", "typing", "django.db", "games.kinds",
+                       "games.models"}
+
+
+def _resolved_imports(path: pathlib.Path) -> list[tuple[str, list[str]]]:
+    """(module, names) for every import in `path`, relative ones made absolute, at any
+    depth; `names` are what a `from` import takes ([] for `import x`)."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            found.append((module, [a.name for a in node.names]))
+        elif isinstance(node, ast.Import):
+            found.extend((a.name, []) for a in node.names)
+    return found
+
+
+def test_protocol_imports_no_service_store_or_other_app():
+    imported = {module for module, _ in _resolved_imports(ROOT / "games/protocol.py")}
+    assert imported - PROTOCOL_MAY_IMPORT == set()
+
+
+def test_the_rule_for_protocol_reads_relative_imports():
+    """The resolver sees `from .kinds import …` as games.kinds (else the rule above would
+    pass for want of reading anything)."""
+    assert ("games.kinds", ["LiveGame", "Viewer"]) in _resolved_imports(
+        ROOT / "games/protocol.py")
+
+
+FAST = "games.fast"
+
+
+def _fast_module_names(path: pathlib.Path) -> set[str]:
+    """The local names `path` binds to the fast path's modules (`from games.fast import
+    warm`, `from .fast import turns as fast_turns`)."""
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    bound = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package.split(".")[:len(package.split(".")) - node.level + 1]
+            module = ".".join([*base, *([node.module] if node.module else [])])
+        else:
+            module = node.module or ""
+        if module == FAST:
+            bound.update(alias.asname or alias.name for alias in node.names
+                         if (ROOT / "games/fast" / f"{alias.name}.py").exists())
+    return bound
+
+
+def test_nothing_outside_the_fast_path_uses_its_private_names():
+    """The fast path (games/fast/) is used outside its package through its public names
+    only (no leading underscore), so what it relies on inside can change without the rest
+    of the site knowing (tests, which look inside, are outside the rule)."""
+    bad = []
+    for path in site_files():
+        where = str(path.relative_to(ROOT))
+        if where.startswith("games/fast/"):
+            continue
+        for module, names in _resolved_imports(path):
+            if module == FAST or module.startswith(FAST + "."):
+                bad += [(where, f"{module}.{name}") for name in names
+                        if name.startswith("_")]
+        fast_names = _fast_module_names(path)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id in fast_names and node.attr.startswith("_"):
+                bad.append((where, f"{node.value.id}.{node.attr}"))
+    assert bad == []
+
+
+def test_the_fast_path_rule_reads_its_users():
+    users = {str(path.relative_to(ROOT)) for path in site_files()
+             if any(m == FAST or m.startswith(FAST + ".") for m, _ in _resolved_imports(path))}
+    assert {"games/play.py", "games/consumers.py"} <= users

@@ -1,0 +1,93 @@
+"""The state a viewer sees, gathered: the kind's game (from the row's cache), the seats'
+holders with their ratings (`rankings`), the clocks, the abandon part, the rematch's page;
+then shaped by games.protocol, which only serialises. Every frame, page and catch-up gets
+its state here (`state_of`; `frame_state` for a frame's audience, games.audiences)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils import timezone
+
+from . import clocks, protocol
+from .kinds import LiveGame, Viewer
+from .models import Game, Seat
+from .store import live
+
+
+def player_info(game: Game, seat: Seat, changes: dict[int, int] | None = None
+                ) -> dict[str, Any] | None:
+    """A seat's holder as the page shows them: name, rating (the one this game's mode
+    counts: Elo online, the vs CargoBot rating against CargoBot), which rating that is
+    (`rating_kind`), bot level, and the rating's change in this game once it is over
+    (`rating_change`, from `changes`: `rankings.ratings.rating_changes`)."""
+    from rankings.ratings import rating_kind, shown_rating
+
+    rated = {"rating": shown_rating(game, seat), "rating_kind": rating_kind(game, seat),
+             "rating_change": (changes or {}).get(seat.index)}
+    return protocol.holder_info(seat.holder_name(game.kind), rated, seat.bot_level)
+
+
+def seats_info(game: Game, final: bool = True) -> list[dict[str, Any]]:
+    """Each seat and its holder; a finished game's final state carries the rating changes
+    (one query), earlier plies' states (replays, catch-up) do not. While the game goes on,
+    nothing of it changes (names and ratings change when a game ends), so it is worked out
+    once per loaded game (a warm game's turns reuse it) and copied."""
+    if final and not game.is_over:
+        cached = game.__dict__.get("_seats_info")
+        if cached is None:
+            cached = game.__dict__["_seats_info"] = _seats_info(game, {})
+        return [{**seat, "holder": seat["holder"] and dict(seat["holder"])}
+                for seat in cached]
+    from rankings.ratings import rating_changes
+
+    return _seats_info(game, rating_changes(game) if final else {})
+
+
+def _seats_info(game: Game, changes: dict[int, int]) -> list[dict[str, Any]]:
+    return protocol.seats_of(game, [player_info(game, seat, changes)
+                                    for seat in game.seat_list])
+
+
+def rematch_info(game: Game) -> dict[str, Any] | None:
+    url = reverse("games:game", kwargs={"game_id": game.rematch_id}) \
+        if game.rematch_id else None
+    return protocol.rematch_of(game, url)
+
+
+def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
+             final: bool = True) -> dict[str, Any]:
+    """The state snapshot for `viewer` (a seat, None for a spectator, `EVERYTHING` for a
+    finished game's replay). `final=False` describes an earlier ply (replays, catch-up):
+    no resignation, no rematch, the status from the engine alone (games.protocol.state)."""
+    from . import abandonment  # it sends frames with the states gathered here
+
+    if lg is None:
+        lg = live(game)
+    seats = seats_info(game, final)
+    at = timezone.now()
+    abandon = abandonment.state(game, lg, at, final)
+    game_clocks = clocks.of_game(game) if final else None
+    return protocol.state(
+        game, lg, viewer=viewer, final=final, seats=seats,
+        rematch=rematch_info(game) if final else None, abandon=abandon,
+        clock=game_clocks.state(at) if game_clocks is not None else None)
+
+
+def public_state(game: Game, lg: LiveGame | None = None, *, final: bool = True) -> dict[str, Any]:
+    """The snapshot broadcast to a group: a spectator's view without `you`/`viewer` (each
+    client keeps its own seat)."""
+    state = state_of(game, lg, final=final)
+    del state["you"], state["viewer"]
+    return state
+
+
+def frame_state(game: Game, lg: LiveGame | None, viewer: Viewer, *, final: bool = True
+                ) -> dict[str, Any]:
+    """The state a frame for `viewer` carries (games.audiences): a kind that hides nothing
+    sends every connection the spectator's state (`public_state`); one that hides
+    information, the viewer's own (a spectator's without `you`/`viewer`)."""
+    if viewer is None or not game.kind.hidden_information:
+        return public_state(game, lg, final=final)
+    return state_of(game, lg, viewer=viewer, final=final)
