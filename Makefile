@@ -9,7 +9,7 @@ PORT ?= 8000
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.requirements-installed
 
-.PHONY: run test worker venv topology-start topology-stop topology-status faults
+.PHONY: run test worker venv topology-start topology-stop topology-status faults test-fast-path-off
 
 venv: $(STAMP)
 
@@ -50,6 +50,13 @@ test: $(STAMP)
 	$(VENV)/bin/mypy
 	@echo "==> pytest tests/ (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
 	$(VENV)/bin/pytest tests/
+
+# The live path's tests with the live fast path off (games/fast/, docs/fast-path.md); CI runs
+# it on PostgreSQL and Redis after `make test` (.ci/run).
+LIVE_PATH_TESTS = tests/games tests/clocks tests/faults tests/platform tests/permissions/test_sockets.py
+test-fast-path-off: $(STAMP)
+	@echo "==> pytest the live path with LIVE_FAST_PATH=0 (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
+	LIVE_FAST_PATH=0 $(VENV)/bin/pytest $(LIVE_PATH_TESTS)
 
 topology-start: $(STAMP)
 	scripts/topology.sh start

@@ -5,7 +5,9 @@
 # per turn. Usage: scripts/load_run.sh GAMES [DURATION]
 # Environment: PROCS (ASGI processes, default 2), ROUTE (game | socket, see load_live.py),
 # LOAD_DATABASE_URL (the database cargo_load another way, e.g.
-# "postgres://postgres@/cargo_load?host=/var/run/postgresql" for its Unix socket).
+# "postgres://postgres@/cargo_load?host=/var/run/postgresql" for its Unix socket),
+# LIVE_FAST_PATH (default 1; LIVE_FAST_PATH=0 serves with the live fast path off, games/fast/,
+# docs/fast-path.md), and the finer LIVE_LOOP_CONNECTIONS / LIVE_WARM_GAMES, passed through.
 # Run it from the tree to measure (a checkout of another commit measures that commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +23,8 @@ export DJANGO_DEBUG=0 DJANGO_SECRET_KEY=load-test-secret-key-0123456789-01234567
 # The load client is one address standing for every player: lift the per-address budget
 # (games/limits.py), which would otherwise cap all 400 sockets together at 60 frames/s.
 export LIVE_ADDRESS_UNITS_PER_SECOND=1000000
+# The live fast path (cargosite/settings.py): on unless the caller says LIVE_FAST_PATH=0.
+export LIVE_FAST_PATH=${LIVE_FAST_PATH:-1}
 .venv/bin/python manage.py migrate -v0 2>/dev/null
 procs=${PROCS:-2}
 ports=$(seq 8001 $((8000 + procs)))
@@ -37,6 +41,7 @@ cpu() { local t=0; for p in "${pids[@]}"; do
   t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$t"; }
 before=$(cpu)
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)"
+echo "live fast path: LIVE_FAST_PATH=$LIVE_FAST_PATH"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)"
 steal() { awk '/^cpu /{print $9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; }
 steal_before=$(steal)
