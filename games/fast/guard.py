@@ -1,7 +1,7 @@
 """A socket's session checked inside the turn's write (`SessionGuard`'s SQL), and
 `now_for`.
 
-Fast path (docs/fast-path.md, "games/actors.py: SessionGuard's SQL and now_for"): replaces
+Fast path (docs/fast-path.md, "games/fast/guard.py"): replaces
 `session_signed_in` read before each turn (Django's session store and
 `django.contrib.auth.get_user`: one more query and thread hop a turn) by conditions of the
 turn's UPDATE: `EXISTS (SELECT 1 FROM django_session WHERE session_key = %s AND expire_date

@@ -24,7 +24,7 @@ Connections of loops that have closed (each test has its own) are closed when ne
 at, and `close_all` closes every one (the end of a test session, before the test database
 is dropped).
 
-Fast path (docs/fast-path.md, "games/loopdb.py"): replaces the hop to a live-db thread
+Fast path (docs/fast-path.md, "games/fast/loopdb.py"): replaces the hop to a live-db thread
 (asgiref's `sync_to_async`) and Django's connection for the common turn's write, and
 psycopg's cursor. Relies on psycopg 3.3.9's `AsyncConnection.pgconn` and `psycopg.pq`
 (`send_prepare`, `send_query_prepared`, `consume_input`, `is_busy`, `get_result`, `flush`,

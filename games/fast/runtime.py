@@ -1,7 +1,7 @@
 """The consumers' runtime on the fast path: `FastDispatch` (the consumer's message loop)
 and `on_pool` (a service call on a live-db thread).
 
-Fast path (docs/fast-path.md, "The consumers' runtime"): replaces
+Fast path (docs/fast-path.md, "games/fast/runtime.py"): replaces
 - Channels' `AsyncConsumer.dispatch`, which awaits `aclose_old_connections()` before every
   message (a hop to Channels' one sync thread, "three per turn"): every database call here
   runs through `games.consumers.db`, which looks after its own connections;

@@ -1,7 +1,7 @@
 """The turn's one hand-built write: `write_turn` (on a thread), `awrite_turn` (from the
 event loop, games.fast.loopdb), and `NewTurn`, the turn they write.
 
-Fast path (docs/fast-path.md, "games/store.py's hand-built statements"): replaces Django's
+Fast path (docs/fast-path.md, "games/fast/statements.py"): replaces Django's
 ORM for the common turn (`Model.save` of the game and `Turn.objects.create` in a
 transaction with a row lock) by one statement in autocommit, `WITH moved AS (UPDATE
 games_game … WHERE id, revision, ply, status and the session hold RETURNING id) INSERT INTO

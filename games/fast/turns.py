@@ -7,7 +7,7 @@ decision to the process's warm copy and write it with the one conditional statem
 decide alone, and the caller takes the locked path (`games.play._apply_locked`). `follow`
 brings a copy one revision behind up to a turn heard from the game's group.
 
-Fast path (docs/fast-path.md, "games/play.py: _apply_warm, apply_turn_on_loop, follow"):
+Fast path (docs/fast-path.md, "games/fast/turns.py"):
 replaces `_apply_locked` (Django's transaction and row lock) for the common turn, and
 dropping a warm copy when another process wrote a turn. Relies on no library internals (on
 the engine being deterministic, for `follow`). Measured: the warm and loop turns with

@@ -14,7 +14,7 @@ behind it is brought up to it, when the turn alone decides the row, or else drop
 Per process, bounded (the least recently used entry goes), and each entry has a lock so
 two threads of one process never apply turns to one copy at once.
 
-Fast path (docs/fast-path.md, "games/warm.py"): replaces loading the game through Django's
+Fast path (docs/fast-path.md, "games/fast/warm.py"): replaces loading the game through Django's
 ORM for every turn (`store.lock_game`'s transaction and row lock: six round trips). Relies
 on no library's internals; on `Game.revision`, which every `save` bumps. Measured with the
 rest of #18, not alone: 10.27 → 3.62 ms of server CPU a turn at 200 games (2026-12-01).

@@ -21,7 +21,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 LIVE_PLAY = {"games.play", "games.consumers", "games.views", "games.bots", "games.lobby",
              "games.history", "games.services", "games.tasks", "games.finish",
-             "games.broadcast", "games.store"}
+             "games.broadcast", "games.store", "games.fast", "games.applied"}
 # The Daily Challenge makes, resigns and voids its games, through the games app's public
 # functions only, and from this one module only.
 ALLOWED = {("puzzles/daily/live.py", "games.services")}
