@@ -22,6 +22,8 @@ print(json.dumps({
     "hsts": settings.SECURE_HSTS_SECONDS,
     "time_zone": settings.TIME_ZONE,
     "use_tz": settings.USE_TZ,
+    "fast_path": settings.LIVE_FAST_PATH,
+    "db_options": settings.DATABASES["default"].get("OPTIONS", {}),
 }))
 """
 
@@ -65,6 +67,20 @@ def test_it_uses_postgres_and_redis_from_urls(run_python):
     assert s["broker"] == "redis://cache.internal:6379/2"
 
 
+def test_the_live_fast_path_is_on_unless_live_fast_path_0(run_python):
+    """LIVE_FAST_PATH=0 (games/fast/, docs/fast-path.md): channels_redis's own pub/sub
+    layer instead of the pipelined one, and Django's default for psycopg's preparing."""
+    urls = {"DATABASE_URL": "postgres://cargo@db.internal:5433/cargo",
+            "REDIS_URL": "redis://cache.internal:6379/2"}
+    on = settings_under(run_python, **urls)
+    assert on["fast_path"] is True
+    assert on["db_options"] == {"prepare_threshold": 2**31 - 1}
+    off = settings_under(run_python, LIVE_FAST_PATH="0", **urls)
+    assert off["fast_path"] is False
+    assert off["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert off["db_options"] == {}
+
+
 def test_it_switches_to_production_mode(run_python):
     s = settings_under(
         run_python,
@@ -99,6 +115,7 @@ def test_it_fails_loudly_on_bad_values(run_python):
         "DJANGO_SECRET_KEY": {"DJANGO_DEBUG": "0", "DJANGO_ALLOWED_HOSTS": "cargo.example"},
         "DJANGO_ALLOWED_HOSTS": {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "x" * 60},
         "EMAIL_PORT": {"EMAIL_HOST": "smtp.example", "EMAIL_PORT": "submission"},
+        "LIVE_FAST_PATH": {"LIVE_FAST_PATH": "fast"},
     }
     for name, env in cases.items():
         result = run_python(DUMP, **env)
