@@ -74,8 +74,8 @@ def parse_database_url(url: str) -> dict:
             # Django turns psycopg's preparing off (`prepare_threshold` None, for poolers in
             # transaction mode), and psycopg then ignores even `execute(prepare=True)`: a
             # threshold no statement reaches prepares the statements that ask (the turn's
-            # write, games/store.py and games/loopdb.py) and no other (Django's own cursors
-            # bind on the client and never prepare).
+            # write, games/fast/statements.py and games/fast/loopdb.py) and no other
+            # (Django's own cursors bind on the client and never prepare).
             # (Fast path only: with LIVE_FAST_PATH=0 nothing prepares, Django's default stays.)
             "OPTIONS": {**({"prepare_threshold": 2**31 - 1} if LIVE_FAST_PATH else {}),
                         **dict(parse_qsl(parts.query))},

@@ -5,18 +5,15 @@ each audience sent once committed, and the result a socket or view answers with.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import bots, broadcast, timeouts
 from .audiences import send_on_commit_to_all
 from .broadcast import Delivery
 from .kinds import LiveGame
-from .models import Game, Turn
-from .protocol import turn_frame
+from .models import Game
+from .protocol import TurnLike, turn_frame
 from .states import frame_state
-
-if TYPE_CHECKING:
-    from .fast.statements import NewTurn
 
 
 @dataclass
@@ -41,7 +38,7 @@ def advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:
             *timeouts.charge(game, seat, lg)]
 
 
-def sent(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> TurnResult:
+def sent(game: Game, turn: TurnLike, lg: LiveGame) -> TurnResult:
     """The turn's frame for each audience, sent once committed, then the bot's task; the
     result holds the frame and delivery of the seat that decided."""
     sent = send_on_commit_to_all(game, lambda viewer: frame_of(game, turn, lg, viewer),
@@ -50,11 +47,11 @@ def sent(game: Game, turn: Turn | NewTurn, lg: LiveGame) -> TurnResult:
     return TurnResult(sent.frame(turn.seat), delivery=sent.to(turn.seat))
 
 
-def made(turn: Turn | NewTurn) -> broadcast.TurnMade:
+def made(turn: TurnLike) -> broadcast.TurnMade:
     """What the group message carries of a turn, for other processes to follow it."""
     return turn.ply, turn.seat, turn.token
 
 
-def frame_of(game: Game, turn: Turn | NewTurn, lg: LiveGame, viewer: int | None
+def frame_of(game: Game, turn: TurnLike, lg: LiveGame, viewer: int | None
            ) -> dict[str, Any]:
     return turn_frame(game, turn, frame_state(game, lg, viewer), lg, viewer)

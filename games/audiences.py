@@ -97,7 +97,7 @@ def send_on_commit_to_all(game: Game, build: Callable[[int | None], Frame],
                           turn: TurnMade | None = None) -> Sent:
     """Build the change's frame for each audience now (the state is the one after the
     change) and send each to its own group once committed, with the row's revision (for
-    the processes' warm copies, games.play.follow) and, for a turn, the turn."""
+    the processes' warm copies, games.fast.turns.follow) and, for a turn, the turn."""
     sent = Sent()
     for group, viewer in audiences(game):
         frame = sent.frames[viewer] = build(viewer)

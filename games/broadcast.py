@@ -191,7 +191,7 @@ def group_message(frame: dict[str, Any], revision: int | None = None,
                   turn: TurnMade | None = None) -> dict[str, Any]:
     """The channel-layer message of a frame: encoded once here, not once per receiving
     socket, with its ply beside the text, and for the receiving processes' warm copies
-    (games.play.follow) `revision` (the game row's, after the change) and, for a turn,
+    (games.fast.turns.follow) `revision` (the game row's, after the change) and, for a turn,
     the `turn` that made it. Only `text` ever reaches a client."""
     text = encode(frame)
     state = frame.get("state") or {}

@@ -146,7 +146,7 @@ http {
     }
 
     # Game sockets by game: every socket of one game reaches the same process, so its
-    # turns are applied from that process's warm copy (games/warm.py); if that process is
+    # turns are applied from that process's warm copy (games/fast/warm.py); if that process is
     # down, the next one takes the game.
     upstream cargo_games {
         hash \$request_uri consistent;
