@@ -10,6 +10,7 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+import games.play
 from games import broadcast, services
 from games.fast import turns as play
 from games.fast import warm
@@ -143,8 +144,8 @@ async def test_a_socket_hearing_another_process_s_turn_keeps_its_game_warm(game,
     assert warm.get(game.id).game.revision == 2  # followed
 
     locked = []
-    original = play._apply_locked
-    monkeypatch.setattr(play, "_apply_locked",
+    original = games.play._apply_locked
+    monkeypatch.setattr(games.play, "_apply_locked",
                         lambda *args: locked.append(args) or original(*args))
     await alice.send_json_to({"type": "turn", "ply": 2, "token": TOKENS[2]})
     assert (await receive_type(bob, "turn"))["ply"] == 2
