@@ -74,6 +74,7 @@ async def test_a_frame_over_the_limit_is_refused_before_it_is_read(served, game,
     assert row.ply == 0
 
 
+@pytest.mark.fast_path  # no per-message deflate is the fast path's (cargosite/serve.py)
 async def test_frames_go_uncompressed_though_the_client_offers_deflate(served, game,
                                                                        session_cookie, settings):
     settings.ALLOWED_HOSTS = ["127.0.0.1"]
