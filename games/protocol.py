@@ -176,8 +176,8 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
              final: bool = True) -> dict[str, Any]:
     """The state snapshot for `viewer` (a seat, None for a spectator, `EVERYTHING` for a
     finished game's replay). `final=False` describes an earlier ply (replays, catch-up):
-    no resignation, no rematch, the status from the engine alone. A seat's state says
-    which decision of theirs comes next (`seq`, docs/live-protocol.md)."""
+    no resignation, no rematch, the status from the engine alone. With seat sequences,
+    `seqs` says the number each seat's next decision carries (docs/live-protocol.md)."""
     if lg is None:
         from .store import live
 
@@ -201,8 +201,8 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
         resigned=kind.seat_key(resigned[0]) if resigned else None,
         rematch=rematch_info(game) if final else None,
     )
-    if seat is not None:
-        state["seq"] = lg.sequence(seat)
+    if kind.seat_sequences:  # public: how many decisions each seat has made
+        state["seqs"] = [lg.sequence(s) for s in range(len(seats))]
     if final and game.status == Game.Status.VOIDED:
         state["voided"] = game.void_reason or "voided"
     _add_clock_fields(game, lg, state, seats, final)

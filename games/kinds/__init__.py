@@ -114,6 +114,12 @@ class LiveGame(ABC):
     def events_for(self, events: list[Event], viewer: Viewer) -> list[Event]:
         """The events a viewer may see (hidden information stays on the server)."""
 
+    def redacted(self, seat: int) -> LiveGame:
+        """The game as `seat` may know it, for its bot (games.bots): a kind that hides
+        information returns a copy without the other seats' secrets; one that hides
+        nothing, the game itself."""
+        return self
+
     def tokens_for(self, viewer: Viewer) -> list[str]:
         """The decisions so far as `viewer` may see them, one entry per decision (a hidden
         one as the kind writes an unrevealed decision, e.g. "?"). A kind that hides no
@@ -175,6 +181,8 @@ class GameKind(ABC):
         return f"Bot {level.title()}"
 
     def bot_decision(self, game: LiveGame, seat: int, level: str, seed: int) -> str:
+        """`seat`'s decision at `level`; `game` is `LiveGame.redacted(seat)`: what that
+        seat may know, and no more."""
         raise KindError(f"{self.name} has no bots")
 
     def describe_options(self, options: dict[str, Any]) -> str:

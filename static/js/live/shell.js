@@ -24,7 +24,9 @@
 //   (docs/clocks.md),
 //   seats [{seat, side, label, name, rating, bot}] in seat order,
 //   acting [seat indexes that may act now], viewer (this page's seat index or null; only in
-//   the page's own state: broadcast states lack it, so the shell keeps the first one).
+//   the page's own state: broadcast states lack it, so the shell keeps the first one),
+//   seqs (games whose seats decide at the same time: the number each seat's next decision
+//   carries; sendTurn sends the viewer's).
 //
 // ---- The view interface ----------------------------------------------------------------
 // The view module exports
@@ -251,6 +253,7 @@ export async function startLiveGame(root) {
       claimUrl: root.dataset.claimUrl,
       eventsUrl: root.dataset.eventsUrl,
       csrfToken: root.dataset.csrf,
+      viewer,
       ply: state.ply,
       over: state.over,
     },
@@ -330,7 +333,8 @@ export async function startLiveGame(root) {
   );
 
   const view = module.createView(root, state, {
-    sendTurn: (token) => socket.sendTurn(state.ply, token),
+    // A game whose seats decide at the same time numbers each seat's own decisions.
+    sendTurn: (token) => socket.sendTurn(state.seqs?.[viewer] ?? state.ply, token),
   });
   const clocks = new ClockDisplay($("[data-clocks]"));
   const abandon = new AbandonBox($("[data-abandon]"), {

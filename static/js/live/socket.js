@@ -32,7 +32,7 @@ export function backoffDelay(attempt) {
 
 export class GameSocket {
   constructor(config, handlers) {
-    this.config = config; // {wsPath, turnUrl, resignUrl, abortUrl, claimUrl, eventsUrl, csrfToken}
+    this.config = config; // {wsPath, turnUrl, resignUrl, abortUrl, claimUrl, eventsUrl, csrfToken, viewer}
     this.h = handlers;
     this.ply = config.ply;
     this.over = Boolean(config.over);
@@ -178,7 +178,7 @@ export class GameSocket {
           return;
         }
         this.ply = frame.ply + 1;
-        if (this.pending && this.pending.ply === frame.ply) this.pending = null;
+        if (this.acknowledges(frame)) this.pending = null;
         if (frame.state?.over) this.over = true;
         this.h.onTurn?.(frame);
         return;
@@ -225,8 +225,19 @@ export class GameSocket {
     }
   }
 
+  // Is this turn frame the answer to our pending decision? A decision carries the game's
+  // ply, or, in a game whose seats decide at the same time, its seat's own count (`seq`):
+  // then it is answered by a frame of our seat with that `seq`.
+  acknowledges(frame) {
+    if (!this.pending) return false;
+    if (frame.seq === undefined) return this.pending.ply === frame.ply;
+    return frame.seat === this.config.viewer && frame.seq === this.pending.ply;
+  }
+
   // ---- sending --------------------------------------------------------------------------
 
+  // `ply` is the number the decision carries: the game's ply, or the seat's own count of
+  // decisions (`state.seqs[viewer]`) in a game whose seats decide at the same time.
   sendTurn(ply, token) {
     this.pending = { ply, token };
     if (this.sendFrame({ type: "turn", ply, token })) return;
