@@ -64,11 +64,16 @@ class Actor:
         return cls.guest(key) if key else None
 
     def holds(self, seat: Seat) -> bool:
+        """Does this actor act for `seat`? A member or guest who left a seat a bot took
+        over (`Seat.stand_in`) no longer does; that bot does."""
         if self.kind == "member":
-            return seat.user_id is not None and seat.user_id == self.user_id
+            return seat.user_id is not None and seat.user_id == self.user_id \
+                and not seat.stand_in
         if self.kind == "guest":
-            return seat.guest_key is not None and seat.guest_key == self.guest_key
-        return seat.bot_level is not None and seat.bot_level == self.bot_level \
+            return seat.guest_key is not None and seat.guest_key == self.guest_key \
+                and not seat.stand_in
+        level = seat.playing_level
+        return level is not None and level == self.bot_level \
             and self.bot_seat in (None, seat.index)
 
     def seat_fields(self) -> dict[str, Any]:

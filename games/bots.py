@@ -225,7 +225,7 @@ def play_bot_turn(game_id: str, ply: int, *, quick: bool = False, seat: int | No
         return "stale_ply"
     elif seat not in lg.acting():
         return "not_your_turn"
-    seat_level = game.seat_list[seat].bot_level
+    seat_level = game.seat_list[seat].playing_level
     assert seat_level is not None
     # Thinking happens outside the transaction: no row lock is held meanwhile; the bot
     # sees only what its seat may see.

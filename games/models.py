@@ -151,7 +151,8 @@ class Game(models.Model):
 
     @property
     def bot_seats(self) -> list[int]:
-        return [s.index for s in self.seat_list if s.bot_level]
+        """The seats a bot plays: bot seats, and seats a bot took over from a leaver."""
+        return [s.index for s in self.seat_list if s.bot_level or s.stand_in]
 
     @property
     def bot_level(self) -> str | None:
@@ -194,6 +195,10 @@ class Seat(models.Model):
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True, default="")
     resigned = models.BooleanField(default=False)
+    # The bot level that plays on for a holder who left a game of more than two seats, when
+    # the kind hands a leaver's seat to a bot (`GameKind.leaver_stand_in`); the holder stays
+    # recorded, takes last place, and no longer acts for the seat.
+    stand_in = models.CharField(max_length=8, null=True, blank=True)
     # Presence, for claims in live games (games.abandonment): the holder's open sockets
     # on this game and since when it has had none (None: connected, or not tracked).
     sockets = models.PositiveSmallIntegerField(default=0)
@@ -215,6 +220,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} seat {self.index}"
+
+    @property
+    def playing_level(self) -> str | None:
+        """The level of the bot that plays this seat (its own, or a leaver's stand-in)."""
+        return self.bot_level or self.stand_in
 
     def holder_name(self, kind: GameKind) -> str | None:
         """The name pages show for the holder: the bot's (in `kind`'s words), the

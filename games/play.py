@@ -385,6 +385,10 @@ def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
     if game.is_over:
         raise GameError(Code.GAME_OVER, "the game is over", game.ply)
     lg = live(game)
+    level = game.kind.leaver_stand_in
+    row = game.seat_list[seat]
+    if level and len(game.seat_list) > 2 and not row.playing_level and not row.resigned:
+        return _hand_to_bot(game, lg, seat, level)
     try:
         events = lg.resign(seat)
     except KindError as e:
@@ -400,6 +404,24 @@ def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
     sent = send_on_commit_to_all(game, lambda viewer: {
         "type": "resigned", "ply": game.ply, "seat": seat, "side": game.kind.seat_key(seat),
         "events": lg.events_for(events, viewer), "state": frame_state(game, lg, viewer)})
+    bots.send_task_on_commit(game)
+    return sent.frame(seat)
+
+
+def _hand_to_bot(game: Game, lg: LiveGame, seat: int, level: str) -> dict[str, Any]:
+    """A holder leaves a game of more than two seats whose kind hands the seat to a bot:
+    the bot plays the seat on from now (its decisions as any bot's, games.bots), the
+    holder no longer acts for it and takes last place when the game ends
+    (`finish.finish`). The seat's clock stops: a bot has none."""
+    row = game.seat_list[seat]
+    row.stand_in, row.resigned = level, True
+    Seat.objects.filter(game=game, index=seat).update(stand_in=level, resigned=True)
+    events = [{"type": "left", "seat": seat, "stand_in": level, "ply": game.ply}]
+    fields = [*bots.after_change(game, lg), *timeouts.seat_without_clock(game, lg, seat)]
+    game.save(update_fields=fields)
+    sent = send_on_commit_to_all(game, lambda viewer: {
+        "type": "resigned", "ply": game.ply, "seat": seat, "side": game.kind.seat_key(seat),
+        "events": events, "state": frame_state(game, lg, viewer)})
     bots.send_task_on_commit(game)
     return sent.frame(seat)
 

@@ -85,6 +85,21 @@ def after_seat_out(game: Game, lg: LiveGame) -> list[str]:
     return fields
 
 
+def seat_without_clock(game: Game, lg: LiveGame, seat: int) -> list[str]:
+    """A bot took over `seat` (its holder left): its clock stops for good, the others run
+    on. The fields to save."""
+    game_clocks = clocks.of_game(game)
+    if game_clocks is None or game_clocks.left[seat] is None:
+        return []
+    at = timezone.now()
+    game_clocks.stop(at)
+    game_clocks.left[seat] = None
+    game_clocks.start([s for s in lg.acting() if game_clocks.left[s] is not None], at)
+    fields = clocks.put(game, game_clocks)
+    watch_on_commit(game)
+    return fields
+
+
 def refuse_if_fallen(game: Game) -> None:
     """Before a request changes a locked game: raise `Fallen` if its flag is due."""
     if game.flag_at is not None and not game.is_over and timezone.now() > game.flag_at:

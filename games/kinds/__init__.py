@@ -140,6 +140,11 @@ class GameKind(ABC):
     seat_counts: tuple[int, ...]
     rules_version: str  # the current rules, stored on new games
     bot_levels: tuple[str, ...] = ()
+    # What becomes of a seat whose holder leaves (resigns, or the site resigns for them) a
+    # game of more than two seats: "" (the seat goes dormant: `LiveGame.resign`, and the
+    # others play on as the kind says) or a bot level that plays the seat on (the holder
+    # takes last place; games.play). With two seats a leaver loses the game.
+    leaver_stand_in: str = ""
     bot_version: str = ""
     quick_bot_level: str = ""  # a level that decides in milliseconds (a task short of time)
     view_template: str  # the game's part of the game page

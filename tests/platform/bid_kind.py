@@ -164,6 +164,7 @@ class Bid(GameKind):
     view_module = "js/cargo-connect/view.js"
     hidden_information = True
     seat_sequences = True
+    leaver_stand_in = "easy"  # a seat whose holder leaves (3-4 seats) is played on by a bot
 
     def seat_key(self, seat: int) -> str:
         return SEATS[seat]

@@ -151,7 +151,9 @@ def test_pages_replays_and_records_show_a_viewer_only_what_they_may_see(bid_kind
 
 
 @pytest.mark.parametrize("names", [("alice", "bob"), ("alice", "bob", "carol")])
-def test_a_resigning_seat_closes_the_round_for_the_others(bid_kind, users, names):
+def test_a_resigning_seat_closes_the_round_for_the_others(bid_kind, users, names,
+                                                         monkeypatch):
+    monkeypatch.setattr(Bid, "leaver_stand_in", "")  # the seat goes dormant
     game = make_bids(users, rounds=2, names=names)
     for name in names[:-1]:
         services.apply_turn(game.id, actor=Actor.member(users[name]), ply=0, token="b1")
@@ -225,3 +227,27 @@ def test_bots_in_every_other_seat_play_a_whole_game_at_once(bid_kind, users, eag
     services.apply_turn(game.id, actor=Actor.member(users["alice"]), ply=1, token="b8")
     row = services.get_game(game.id)
     assert row.status == Game.Status.FINISHED and row.ply == 8
+
+
+def test_a_leaver_of_three_seats_is_played_on_by_a_bot_and_takes_last_place(
+        bid_kind, users, eager):  # noqa: F811
+    game = make_bids(users, rounds=2)
+    services.apply_turn(game.id, actor=Actor.member(users["carol"]), ply=0, token="b9")
+    services.apply_turn(game.id, actor=Actor.member(users["alice"]), ply=0, token="b1")
+    frame = services.resign(game.id, actor=Actor.member(users["carol"]))
+    assert frame["events"] == [{"type": "left", "seat": 2, "stand_in": "easy", "ply": 2}]
+    assert frame["state"]["status"] == "active"
+    with pytest.raises(services.GameError) as refused:  # carol no longer acts for it
+        services.apply_turn(game.id, actor=Actor.member(users["carol"]), ply=1, token="b9")
+    assert refused.value.code == "not_a_player"
+    services.apply_turn(game.id, actor=Actor.member(users["bob"]), ply=0, token="b2")
+    # round 2: the stand-in bid for carol's seat at once; alice and bob bid
+    services.apply_turn(game.id, actor=Actor.member(users["alice"]), ply=1, token="b3")
+    services.apply_turn(game.id, actor=Actor.member(users["bob"]), ply=1, token="b4")
+    row = services.get_game(game.id)
+    assert row.status == Game.Status.FINISHED
+    by_seat = {s.index: s for s in row.seat_list}
+    assert by_seat[2].stand_in == "easy" and by_seat[2].resigned
+    assert by_seat[2].score >= 9  # the best score, but she left: last place
+    assert [by_seat[i].place for i in range(3)] == [2, 1, 3]
+    assert [by_seat[i].outcome for i in range(3)] == ["loss", "win", "loss"]
