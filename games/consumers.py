@@ -468,6 +468,7 @@ class GameConsumer(FrameConsumer):
     seat: int | None = None
     client_ply = 0  # the ply the client has been sent frames up to
     client_rev = 0  # the game row's revision the client has been sent frames up to
+    max_token = MAX_TOKEN_LENGTH  # the game kind's longest token
     counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
     present = False  # this socket is counted on its seat (games.abandonment)
     mode = ""
@@ -545,6 +546,7 @@ class GameConsumer(FrameConsumer):
         if reason:
             raise GameError(Code.HIDDEN, reason)
         self.mode = game.mode
+        self.max_token = game.kind.max_token_length
         self.seat = services.seat_of(game, self.actor)
         self.present = services.player_arrived(game, self.seat)
         lg = services.live(game)
@@ -592,7 +594,7 @@ class GameConsumer(FrameConsumer):
         elif kind == "turn":
             ply, token = _ply(content.get("ply")), content.get("token")
             if ply is None or not isinstance(token, str) or not token \
-                    or len(token) > MAX_TOKEN_LENGTH:
+                    or len(token) > self.max_token:
                 await self.send_error(Code.BAD_FRAME, 'a turn is {"type": "turn", "ply": int, '
                                       '"token": str}')
                 return

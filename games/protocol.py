@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .store import NewTurn
 
 PROTOCOL_VERSION = 2
-MAX_TOKEN_LENGTH = 32
+MAX_TOKEN_LENGTH = 32  # Cargo Connect's; each kind says its own (GameKind.max_token_length)
 
 
 class Code(Enum):

@@ -31,12 +31,11 @@ from .forms import (
     SeekForm,
     first_error,
 )
-from .kinds import Viewer, get_kind
+from .kinds import Viewer, get_kind, longest_token
 from .lobby import my_challenges, quick_pair
 from .models import Challenge, Game
 from .protocol import (
     LOBBY_SOCKET_PATH,
-    MAX_TOKEN_LENGTH,
     Code,
     GameError,
     NotFound,
@@ -148,7 +147,7 @@ def _as_player(request: HttpRequest, call: Callable[[Actor], dict[str, Any]]) ->
 def turn(request: HttpRequest, game_id: str) -> JsonResponse:
     ply = _int_param(request.POST.get("ply"))
     token = request.POST.get("token", "")
-    if ply is None or ply < 0 or not token or len(token) > MAX_TOKEN_LENGTH:
+    if ply is None or ply < 0 or not token or len(token) > longest_token():
         return _refused(GameError(Code.BAD_FRAME, "a turn needs ply (an integer) and token"))
     access.run_open_checks_for(game_id)
     return _as_player(request, lambda actor: services.apply_turn(

@@ -140,6 +140,9 @@ class GameKind(ABC):
     seat_counts: tuple[int, ...]
     rules_version: str  # the current rules, stored on new games
     bot_levels: tuple[str, ...] = ()
+    # The longest decision token the kind writes (a socket refuses a longer one unread);
+    # at most `MAX_TOKEN_LENGTH`, the width of the stored token.
+    max_token_length: int = 32
     # What becomes of a seat whose holder leaves (resigns, or the site resigns for them) a
     # game of more than two seats: "" (the seat goes dormant: `LiveGame.resign`, and the
     # others play on as the kind says) or a bot level that plays the seat on (the holder
@@ -232,3 +235,12 @@ def get_kind(key: str) -> GameKind:
 
 def all_kinds() -> list[GameKind]:
     return list(_KINDS.values())
+
+
+MAX_TOKEN_LENGTH = 64  # `Turn.token`'s width: no kind's token may be longer
+
+
+def longest_token() -> int:
+    """The longest token any registered kind writes: what a request is checked against
+    before its game is known (the HTTP fallback)."""
+    return max((kind.max_token_length for kind in _KINDS.values()), default=32)
