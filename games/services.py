@@ -5,7 +5,8 @@ Each lives in the module that owns its concern:
 - `games.play`: making games, applying a seat's decision, resigning, rematches;
 - `games.finish`: the finish seam (`void_game`; `finish` is called by `play`);
 - `games.lobby`: seeks and challenges;
-- `games.bots`: games with CargoBot's seats and their Celery tasks;
+- `games.bot_games`, `games.bots`: games with bot seats, a bot's decision, and their
+  Celery tasks;
 - `games.timeouts`, `games.abandonment`: flags falling, aborts, claims, players' presence;
 - `games.history`: catch-up, replays, records;
 - `games.review`: the game review, its spoiler shield and the analysis board;
@@ -19,13 +20,11 @@ from .abandonment import arrived as player_arrived
 from .abandonment import claim as claim_game
 from .abandonment import went_away as player_went_away
 from .actors import Actor, seat_of
+from .bot_games import active_bot_games, create_bot_game, play_bot_turn
 from .bots import (
     BOT_SWEEP_AFTER,
-    active_bot_games,
-    create_bot_game,
     enqueue_bot_turn,
     nudge_bot,
-    play_bot_turn,
     stalled_bot_games,
     sweep_bot_games,
 )

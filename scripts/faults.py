@@ -291,10 +291,10 @@ def member(name: str) -> tuple[Any, str]:
 def bot_game(name: str, level: str) -> tuple[str, str]:
     """A casual 8×8 game of a new member (Blue, to move first) against CargoBot: (id,
     session)."""
-    from games import bots, services
+    from games import bot_games, services
 
     user, session = member(name)
-    game = bots.create_bot_game(actor=services.Actor.member(user), level=level,
+    game = bot_games.create_bot_game(actor=services.Actor.member(user), level=level,
                                 options={"size": 8}, seat="blue")
     return game.id, session
 
@@ -585,7 +585,7 @@ async def trial_kill_worker(top: Topology) -> Trial:
 def stale_daily_and_stalled_bot_game() -> tuple[str, str]:
     """A ranked Daily Challenge game started yesterday and still running, and a game against
     CargoBot whose task was lost (never sent) a minute ago: their ids."""
-    from games import bots, services
+    from games import bot_games, bots, services
     from games.models import Game
     from puzzles.daily import clock
     from puzzles.daily import services as daily
@@ -597,7 +597,7 @@ def stale_daily_and_stalled_bot_game() -> tuple[str, str]:
     bot_user, _ = member("beat-sweep")
     original, bots.send_task_on_commit = bots.send_task_on_commit, lambda game: None
     try:
-        stalled = bots.create_bot_game(actor=services.Actor.member(bot_user), level="easy",
+        stalled = bot_games.create_bot_game(actor=services.Actor.member(bot_user), level="easy",
                                        options={"size": 6}, seat="orange")
     finally:
         bots.send_task_on_commit = original

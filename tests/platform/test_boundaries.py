@@ -132,3 +132,25 @@ def test_an_engine_imports_only_the_standard_library_and_itself(engine):
                  if what.split(".")[0] not in (engine, "__future__")
                  and what.split(".")[0] not in sys.stdlib_module_names)
     assert bad == []
+
+
+def _games_imports(path: pathlib.Path) -> set[str]:
+    """The `games` modules a module of the games app imports (relative or absolute), by
+    their names in the app ("play", "bots"), at module level or inside functions."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module is None:
+                found.update(alias.name for alias in node.names)
+            elif node.level == 1 and node.module:
+                found.add(node.module.split(".")[0])
+            elif node.level == 0 and node.module and node.module.startswith("games."):
+                found.add(node.module.split(".")[1])
+    return found
+
+
+def test_the_bot_tasks_do_not_import_the_apply_path_back():
+    """The apply path (games.play) notes bot seats and sends their tasks (games.bots); the
+    bot's decision through that path is games.bot_games: no import circle play <-> bots."""
+    assert "bots" in _games_imports(ROOT / "games/play.py")
+    assert "play" not in _games_imports(ROOT / "games/bots.py")
