@@ -86,9 +86,11 @@ class Game(models.Model):
     void_reason = models.CharField(max_length=200, blank=True, default="")
 
     # The clocks (games.clocks): the time control ("" untimed, "5+3" live, "3d" days per
-    # turn); each seat's time left in ms as of `clock_since` (None: the seat has no clock,
-    # e.g. CargoBot's) and the seats that have moved until every one has; since when the
-    # running clock runs (None: none runs); when it falls (the scheduled check's index).
+    # turn); each seat's time left in ms as of its clock's start or stop (None: the seat
+    # has no clock, e.g. CargoBot's), the seats that have moved until every one has, the
+    # running seats; since when the earliest running clock runs (None: none runs; several
+    # may run, each from its own start, `clock["started_ms"]`); when the first falls (the
+    # scheduled check's index).
     time_control = models.CharField(max_length=8, blank=True, default="")
     clock = models.JSONField(null=True, blank=True)
     clock_since = models.DateTimeField(null=True, blank=True)
@@ -203,6 +205,10 @@ class Seat(models.Model):
     # on this game and since when it has had none (None: connected, or not tracked).
     sockets = models.PositiveSmallIntegerField(default=0)
     left_at = models.DateTimeField(null=True, blank=True)
+    # Timed-out decisions in a row: each decision the site made for this seat when its clock
+    # fell (the kind's `timeout_decision`, games.timeouts) adds one; the seat's own next
+    # decision sets it back to 0 (the rule "two timeouts in a row make a leaver" reads it).
+    timeouts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "index"]

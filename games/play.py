@@ -157,6 +157,8 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
     seat = seat_of(game, actor)
     if seat is None or ply != game.ply or game.is_over or seat not in lg.acting():
         return None
+    if game.seat_list[seat].timeouts:  # its count of timeouts is reset under the lock
+        return None
     if guard is not None and not guard.in_sql and not guard.holds():
         raise SignedOut()
     timeouts.refuse_if_fallen(game)
@@ -296,6 +298,7 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
             events = lg.apply(seat, token)
         except KindError as e:
             raise GameError(Code.ILLEGAL, str(e), game.ply) from None
+        timeouts.decided_itself(game, seat)
         turn = Turn.objects.create(game=game, ply=game.ply, token=token, seat=seat,
                                    events=events)
         fields = _advanced(game, lg, seat)
@@ -328,6 +331,22 @@ def _stale(game: Game, number: int, expected: int, played: bool) -> str:
                 else f"the game is at ply {game.ply}, not {number}")
     return (f"your decision {number} was already made; your next is {expected}" if played
             else f"your next decision is {expected}, not {number}")
+
+
+def decide_for_seat(game: Game, lg: LiveGame, seat: int, token: str) -> TurnResult:
+    """The site decides for `seat` in a game the caller's transaction has locked (its
+    clock fell: the kind's `timeout_decision`, games.timeouts): applied, stored, charged
+    and sent as any turn of the locked path. KindError if the kind refuses it."""
+    ply = lg.ply
+    events = lg.apply(seat, token)
+    turn = Turn.objects.create(game=game, ply=ply, token=token, seat=seat, events=events)
+    fields = _advanced(game, lg, seat)
+    if lg.over:
+        finish.finish(game, lg, Termination.PLAYED_OUT, fields)
+    else:
+        game.save(update_fields=fields)
+    transaction.on_commit(lambda: warm.keep(game, lg))
+    return _sent(game, turn, lg)
 
 
 def _advanced(game: Game, lg: LiveGame, seat: int) -> list[str]:

@@ -97,6 +97,13 @@ class LiveGame(ABC):
     def result(self) -> Result | None:
         """None while the game goes on."""
 
+    def timeout_decision(self, seat: int) -> str | None:
+        """What becomes of an acting seat's decision when its clock falls: the token the
+        site plays for it (applied like any decision, and counted as a timeout on the
+        seat), or None: the seat loses on time (it is resigned for; a game of several
+        seats may go on without it). Cargo Connect: None."""
+        return None
+
     def standing(self) -> tuple[int, ...] | None:
         """The seats' scores as they stand now, for a result the site decides while the
         game goes on (a draw called when the opponent left); None if the kind has none."""
