@@ -173,7 +173,9 @@ class Game(models.Model):
 
     @property
     def resigned_seats(self) -> list[int]:
-        return [s.index for s in self.seat_list if s.resigned]
+        """The seats out of the kind's game (resigned, or out on time). A seat whose holder
+        left and a bot plays on (`Seat.stand_in`) is still in it."""
+        return [s.index for s in self.seat_list if s.resigned and not s.stand_in]
 
 
 class Seat(models.Model):

@@ -400,6 +400,13 @@ def resign_seat(game_id: str, seat: int, termination: str = Termination.RESIGNED
         return _resign(game, seat, termination)
 
 
+def leave(game: Game, seat: int, termination: str) -> dict[str, Any]:
+    """In a transaction that locked `game`: the site puts `seat` out (its clock timed out
+    twice in a row or ran out, games.timeouts), as if it resigned: a bot plays the seat on
+    or it goes dormant, as the kind says, or with two seats the game ends."""
+    return _resign(game, seat, termination)
+
+
 def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
     if game.is_over:
         raise GameError(Code.GAME_OVER, "the game is over", game.ply)

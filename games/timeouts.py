@@ -176,12 +176,37 @@ def flag(game_id: str) -> int | None:
             seat = fallen[0]
             fell.append(seat)
             token = lg.timeout_decision(seat) if seat in lg.acting() else None
-            if token is None or not _decided_on_time(game, lg, seat, token):
+            if token is not None and _decided_on_time(game, lg, seat, token):
+                if game.seat_list[seat].timeouts >= LEAVE_AFTER_TIMEOUTS:
+                    _leaves(game, seat)  # two in a row: a leaver
+            elif _hands_leavers_to_bots(game):
+                _leaves(game, seat)  # its clock is exhausted: a leaver
+            else:
                 _out_on_time(game, lg, game_clocks, seat, at)
+            lg = live(game)
         if not fell:
             return None
     log.info("game %s: seats %s ran out of time", game_id, fell)
     return fell[0]
+
+
+LEAVE_AFTER_TIMEOUTS = 2  # timeouts in a row that make a seat a leaver (web.md section 4)
+
+
+def _hands_leavers_to_bots(game: Game) -> bool:
+    """Does a seat that leaves this game get a bot in its place (the kind says so, and the
+    game has more than two seats)?"""
+    return bool(game.kind.leaver_stand_in) and len(game.seat_list) > 2
+
+
+def _leaves(game: Game, seat: int) -> None:
+    """`seat` leaves on time (two timeouts in a row, or an exhausted clock): as a seat
+    that resigns does, handed to a bot or dormant as the kind says, or, with two seats,
+    the game is lost on time (games.play.leave)."""
+    from .play import leave  # play imports this module (charge, the flag)
+
+    leave(game, seat, Game.Termination.TIMED_OUT)
+    transaction.on_commit(metrics.FLAGS.inc)
 
 
 def _decided_on_time(game: Game, lg: LiveGame, seat: int, token: str) -> bool:
