@@ -10,23 +10,11 @@ from django.test import Client
 
 from games import kinds, services
 from games.actors import Actor
-from games.kinds import OptionField
 from games.models import Challenge, Game, TableSeat
 from tests.games.support import receive_type
-from tests.platform.pile_kind import Pile
+from tests.platform.pile_kind import LobbyPile, Pile
 
 pytestmark = pytest.mark.django_db
-
-
-class LobbyPile(Pile):
-    """Pile as the lobby offers it: its one option described for the seek form."""
-
-    in_lobby = True
-    option_fields = (OptionField("counters", "Counters",
-                                 choices=((7, "7 counters"), (11, "11 counters")), default=7),)
-
-    def describe_options(self, options):
-        return f"{options['counters']} counters"
 
 
 @pytest.fixture
