@@ -216,3 +216,29 @@ async def test_the_lobby_socket_tells_about_joins_and_leaves(lobby_pile, users, 
                         "url": f"/g/{game.id}"}
     for comm in (alice, carol):
         await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_makes_existing_challenges_tables_that_still_work(users):
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = ("games", "0010_turn_game_index_dropped"), ("games", "0011_tables")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    old = executor.loader.project_state([before]).apps.get_model("games", "Challenge")
+    old.objects.create(id="AAAAAAAAAA", creator_id=users["alice"].pk, options={"size": 6},
+                       rules="0.92", seat=1, time_control="5+3")
+    old.objects.create(id="BBBBBBBBBB", creator_id=users["bob"].pk, options={"size": 5},
+                       rules="0.92", seat=None, time_control="")
+    executor = MigrationExecutor(connection)
+    executor.migrate([after])
+
+    rated = Challenge.objects.get(id="AAAAAAAAAA")
+    casual = Challenge.objects.get(id="BBBBBBBBBB")
+    assert (rated.rated, rated.seat_count, seated(rated.id)) == (True, 2, [(1, "alice")])
+    assert (casual.rated, casual.seat_count, seated(casual.id)) == (False, 2, [(0, "bob")])
+    game = services.accept_challenge(users["carol"], rated.id)
+    assert (game.user_at(0), game.user_at(1), game.rated) == (users["carol"], users["alice"],
+                                                             True)
+    assert not services.accept_challenge(users["carol"], casual.id).rated
