@@ -168,11 +168,20 @@ function watchSeeks(table) {
 
 function watchChallenge(node) {
   const id = node.dataset.watchChallenge;
+  // A form of this page being sent (Leave, Start, Sit here) goes where its answer leads: a
+  // frame caused by it must not reload the page over that navigation.
+  let submitting = false;
+  document.addEventListener("submit", () => {
+    submitting = true;
+  });
+  const reload = () => {
+    if (!submitting) window.location.reload();
+  };
   lobbySocket(node.dataset.wsPath, {
     onFrame: (frame) => {
       if (frame.type === "seek_accepted" && frame.id === id) window.location.assign(frame.url);
-      else if (frame.type === "seek_changed" && frame.id === id) window.location.reload();
-      else if (frame.type === "seek_removed" && frame.id === id) window.location.reload();
+      else if (frame.type === "seek_changed" && frame.id === id) reload();
+      else if (frame.type === "seek_removed" && frame.id === id) reload();
     },
   });
   const url = node.dataset.statusUrl;
@@ -183,9 +192,9 @@ function watchChallenge(node) {
       if (!response.ok) return;
       const status = await response.json();
       if (status.url) window.location.assign(status.url);
-      else if (status.status !== "open") window.location.reload();
+      else if (status.status !== "open") reload();
       else if (node.dataset.seats !== undefined && status.signature !== undefined
-               && status.signature !== node.dataset.seats) window.location.reload();
+               && status.signature !== node.dataset.seats) reload();
     } catch {
       // offline: try again at the next tick
     }
