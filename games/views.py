@@ -302,7 +302,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "several_kinds": len(kinds) > 1,
         "kind": chosen,
         "option_groups": _option_groups(chosen),
-        "table_groups": _table_groups(chosen),
+        "count_groups": [g for g in _table_groups(chosen) if g["name"] == "seats"],
+        "bot_groups": [g for g in _table_groups(chosen) if g["name"] != "seats"],
         "color_choices": [("random", "Random"), *((chosen.seat_key(i), chosen.seat_label(i))
                                                   for i in range(seats))],
         "rated_choices": [("rated", "Rated"), ("casual", "Casual")],

@@ -181,6 +181,7 @@ class GameKind(ABC):
     in_lobby: bool = False
     option_fields: tuple[OptionField, ...] = ()
     lobby_hint: str = ""  # a line under the seek form ("Blue moves first.")
+    seat_markers: bool = False  # the site's CSS draws its seats' markers (.side-dot.<key>)
 
     @property
     def default_seat_count(self) -> int:

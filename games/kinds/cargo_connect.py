@@ -108,6 +108,7 @@ class CargoConnect(GameKind):
     quick_bot_level = "medium"  # one turn ahead: milliseconds (docs/bot.md)
     in_lobby = True
     lobby_hint = "Blue moves first."
+    seat_markers = True
     option_fields = (
         OptionField("size", "Bay size", choices=tuple((n, f"{n}×{n}") for n in SIZES),
                     default=DEFAULT_SIZE),
