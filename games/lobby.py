@@ -37,7 +37,7 @@ from accounts.models import START_RATING
 from . import clocks, play
 from .actors import Actor
 from .broadcast import LOBBY_GROUP, send_on_commit, user_group
-from .kinds import GameKind, KindError, get_kind
+from .kinds import GameKind, KindError, all_kinds, get_kind
 from .models import Challenge, Game, TableSeat
 from .protocol import Code, GameError, NotFound
 
@@ -143,7 +143,11 @@ def _with_seats(queryset: Any) -> Any:
 
 
 def open_seeks() -> list[dict[str, Any]]:
-    seeks = Challenge.objects.filter(public=True, status=Challenge.Status.OPEN)
+    """The open public tables of the kinds the lobby offers (a kind no longer registered
+    or not offered lists none)."""
+    offered = [kind.key for kind in all_kinds() if kind.in_lobby]
+    seeks = Challenge.objects.filter(public=True, status=Challenge.Status.OPEN,
+                                     game_type__in=offered)
     return [seek_info(c) for c in _with_seats(seeks)[:100]]
 
 

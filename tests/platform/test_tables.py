@@ -186,6 +186,9 @@ def test_test_only_kinds_are_not_offered_unless_registered(users):
     try:
         html = as_member(users["alice"]).get("/play/?game=pile").content.decode()
         assert "Pile" not in html and 'name="game_type" value="cargo-connect"' in html
+        services.create_challenge(users["bob"], game_type="pile", options={"counters": 7},
+                                  time_control="")
+        assert services.open_seeks() == []  # its tables are not listed either
     finally:
         kinds.unregister(plain.key)
 
