@@ -270,13 +270,17 @@ class Turn(models.Model):
 
 
 class Challenge(models.Model):
-    """A seek in the lobby (`public`) or a challenge by link: the first other signed-in
-    player to accept it starts a game. `seat` is the creator's seat (None: drawn at
-    random when accepted); `time_control` is the game's (games.clocks)."""
+    """A table (docs/tables.md): a seek in the lobby (`public`) or a challenge by link,
+    with `seat_count` seats (from the kind) that people join and leave until the start.
+    `creator` is the host. `seat` is the host's seat (None: every seat is drawn at random
+    when the table starts; otherwise the seats are as people chose them). The table starts
+    when its last seat is taken, or when the host starts it early with bots in the empty
+    seats. `time_control` is the game's (games.clocks); a `rated` table takes members
+    only and no bots (untimed tables are never rated)."""
 
     class Status(models.TextChoices):
         OPEN = "open"
-        ACCEPTED = "accepted"
+        ACCEPTED = "accepted"  # started: `game` is its game
         CANCELLED = "cancelled"
 
     id = models.CharField(primary_key=True, max_length=ID_LENGTH, default=new_id, editable=False)
@@ -288,6 +292,8 @@ class Challenge(models.Model):
     options = models.JSONField(default=dict)
     rules = models.CharField(max_length=8)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    rated = models.BooleanField(default=True)
     time_control = models.CharField(max_length=8, blank=True, default="")  # games.clocks
     status = models.CharField(
         max_length=9, choices=Status.choices, default=Status.OPEN, db_index=True
@@ -322,6 +328,72 @@ class Challenge(models.Model):
     def color(self) -> str:
         """The creator's seat by name, or "random"."""
         return "random" if self.seat is None else self.kind.seat_key(self.seat)
+
+    @property
+    def placed(self) -> bool:
+        """Are the seats as people chose them (else drawn at random at the start)?"""
+        return self.seat is not None
+
+    @property
+    def seat_rows(self) -> list[TableSeat]:
+        """The table's taken seats in order, loaded once."""
+        cached: list[TableSeat] | None = getattr(self, "_table_seats", None)
+        if cached is None:
+            cached = sorted(self.table_seats.all(), key=lambda s: s.index)
+            self._table_seats = cached
+        return cached
+
+    def forget_seats(self) -> None:
+        """Read the seats again at the next `seat_rows`."""
+        self.__dict__.pop("_table_seats", None)
+
+
+class TableSeat(models.Model):
+    """One taken seat of an open table (a `Challenge`): a member, a guest (by browser
+    session) or a bot at a level, at `index` (0 … seat_count − 1). The rows stay after
+    the start, as the table was."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE,
+                                  related_name="table_seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="table_seats",
+    )
+    guest_key = models.CharField(max_length=64, null=True, blank=True)
+    bot_level = models.CharField(max_length=8, null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["challenge", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "index"],
+                                    name="tableseat_unique_index"),
+            models.UniqueConstraint(fields=["challenge", "user"],
+                                    condition=models.Q(user__isnull=False),
+                                    name="tableseat_one_per_member"),
+            models.UniqueConstraint(fields=["challenge", "guest_key"],
+                                    condition=models.Q(guest_key__isnull=False),
+                                    name="tableseat_one_per_guest"),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, guest_key__isnull=True,
+                             bot_level__isnull=True)
+                    | models.Q(user__isnull=True, guest_key__isnull=False,
+                               bot_level__isnull=True)
+                    | models.Q(user__isnull=True, guest_key__isnull=True,
+                               bot_level__isnull=False)
+                ),
+                name="tableseat_one_holder",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenge_id} seat {self.index}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
 
 
 class GameReview(models.Model):

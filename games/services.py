@@ -38,7 +38,15 @@ from .history import (
     replay_viewer,
     turn_frames,
 )
-from .lobby import accept_challenge, cancel_challenge, create_challenge, open_seeks
+from .lobby import (
+    accept_challenge,
+    cancel_challenge,
+    create_challenge,
+    join_table,
+    leave_table,
+    open_seeks,
+    start_table,
+)
 from .play import TurnResult, apply_turn, create_game, offer_rematch, resign, resign_seat
 from .protocol import (
     MAX_TOKEN_LENGTH,
@@ -85,6 +93,8 @@ __all__ = [
     "flag_due_games",
     "flag_if_due",
     "get_game",
+    "join_table",
+    "leave_table",
     "live",
     "nudge_bot",
     "offer_rematch",
@@ -104,6 +114,7 @@ __all__ = [
     "review_status",
     "seat_of",
     "spoiler_shielded",
+    "start_table",
     "stalled_bot_games",
     "state_of",
     "sweep_bot_games",

@@ -30,6 +30,30 @@ EVERYTHING: Final = "everything"  # a viewer who may see all: a finished game's 
 Viewer = int | None | Literal["everything"]
 
 
+@dataclass(frozen=True)
+class OptionField:
+    """One option of a new game, as the lobby offers it (docs/tables.md): the option's key
+    in the options dict, its label, the kind of field ("choice": one of `choices`, drawn
+    as a row of radio pills), its choices as (value, label) and the value first checked.
+    `clean` turns what a form posted into the value `check_options` expects (a posted
+    "7" becomes the choice 7); anything else is left for `check_options` to refuse."""
+
+    name: str
+    label: str
+    kind: str = "choice"
+    choices: tuple[tuple[Any, str], ...] = ()
+    default: Any = None
+    hint: str = ""
+
+    def clean(self, posted: str | None) -> Any:
+        if posted is None or posted == "":
+            return self.default
+        for value, _ in self.choices:
+            if str(value) == posted:
+                return value
+        return posted
+
+
 class KindError(ValueError):
     """A decision or option the engine refuses; the message names what is wrong."""
 
@@ -203,6 +227,25 @@ class GameKind(ABC):
     def describe_options(self, options: dict[str, Any]) -> str:
         """A few words for lists ("6×6")."""
         return ""
+
+    # The lobby (games.lobby, docs/tables.md). A kind the lobby offers says so with
+    # `in_lobby`; its seeks and tables take the options `option_fields` describe (each
+    # drawn by the lobby as a field of the seek form, none hard-coded there) and a seat
+    # count from `seat_counts` (a choice of "Players" when there are several).
+    in_lobby: bool = False
+    option_fields: tuple[OptionField, ...] = ()
+    lobby_hint: str = ""  # a line under the seek form ("Blue moves first.")
+    seat_markers: bool = False  # the site's CSS draws its seats' markers (.side-dot.<key>)
+
+    @property
+    def default_seat_count(self) -> int:
+        """The seat count a new table starts with: the largest the kind allows."""
+        return max(self.seat_counts)
+
+    def options_from(self, posted: Any) -> dict[str, Any]:
+        """A new game's options from a form's fields (`posted.get(name)`), by
+        `option_fields`; unchecked (`check_options` does that)."""
+        return {f.name: f.clean(posted.get(f.name)) for f in self.option_fields}
 
     # The game review (docs/review.md): kinds that can review say so with `review_version`
     # (it changes whenever a review of the same game could come out differently).
