@@ -101,6 +101,16 @@ def _away_ms(seat: Seat, at: dt.datetime, start: dt.datetime) -> int | None:
 # --- what the state says ----------------------------------------------------------------------
 
 
+def _presence(game: Game) -> list[Seat]:
+    """The seats' presence as stored now. Never the loaded game's seats: a warm copy
+    (games.warm) keeps the seats it was loaded with, which may be from before the opponent's
+    page opened (the false "Your opponent left" of issue #27), and sockets on other
+    processes change the rows without telling this one. One small query, only for live
+    online games (`tracks_presence`)."""
+    return list(Seat.objects.filter(game_id=game.id).order_by("index")
+                .only("index", "bot_level", "sockets", "left_at"))
+
+
 def started(game: Game, lg: LiveGame) -> bool:
     """Has every seat moved? Exact for timed games (the clock notes it); for untimed ones
     the ply is compared with the number of seats (exact when seats take turns in order),
@@ -127,7 +137,7 @@ def state(game: Game, lg: LiveGame, at: dt.datetime, final: bool = True
         return None
     return {
         "abortable": abortable,
-        "away": [_away_ms(s, at, game.created_at) for s in game.seat_list]
+        "away": [_away_ms(s, at, game.created_at) for s in _presence(game)]
         if tracked else None,
         "claim_after_ms": int(CLAIM_AFTER.total_seconds() * 1000) if tracked else None,
     }

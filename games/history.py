@@ -16,7 +16,7 @@ from typing import Any
 from django.db import connection
 
 from .models import Game
-from .protocol import SITE_ENDINGS, player_info, public_state, state_of, turn_frame
+from .protocol import player_info, public_state, state_of, turn_frame
 from .store import get_game, live, replayed
 
 
@@ -106,8 +106,7 @@ def replay_data(game_id: str) -> dict[str, Any]:
         turns.append({"ply": turn.ply, "token": turn.token, "seat": turn.seat,
                       "side": kind.seat_key(turn.seat), "events": lg.events_for(turn.events,
                                                                                  None)})
-    if game.resigned_seats or game.status == Game.Status.VOIDED \
-            or game.termination in SITE_ENDINGS:  # the last state says how it ended
+    if game.is_over:  # the last state says how it ended, and what it did to the ratings
         states[-1] = public_state(game, live(game))
     resigned = game.resigned_seats
     return {"id": game.id, "states": states, "turns": turns,
