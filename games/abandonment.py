@@ -31,7 +31,7 @@ from .actors import Actor
 from .broadcast import game_group, send_on_commit
 from .kinds import LiveGame, Result
 from .models import Game, Seat
-from .protocol import Code, GameError, public_state
+from .protocol import Code, GameError, public_state, state_of
 from .store import live, lock_game
 
 CLAIM_AFTER = dt.timedelta(seconds=60)
@@ -153,6 +153,12 @@ def _player_seat(game: Game, actor: Actor | None, what: str) -> int:
     return seat
 
 
+def _now(game: Game, seat: int) -> dict[str, Any]:
+    """The state as it is, sent after a refused abort or claim: the page's box then shows
+    what is true (the opponent is back, the game has started) instead of staying."""
+    return state_of(game, viewer=seat)
+
+
 def _ended_frame(game: Game, lg: LiveGame, seat: int, events: list[Any]) -> dict[str, Any]:
     frame = {"type": "ended", "ply": game.ply, "termination": game.termination,
              "seat": seat, "side": game.kind.seat_key(seat), "events": events,
@@ -173,7 +179,8 @@ def abort(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
         moved = set(game.turns.values_list("seat", flat=True))
         if len(moved) >= len(game.seat_list):
             raise GameError(Code.BAD_REQUEST, "every player has moved: the game can no "
-                            "longer be aborted (resign instead)", game.ply)
+                            "longer be aborted (resign instead)", game.ply,
+                            _now(game, seat))
         lg = live(game)
         finish.abort_game(game, lg, seat, [])
         return _ended_frame(game, lg, seat, [])
@@ -201,7 +208,8 @@ def claim(game_id: str, *, actor: Actor | None, result: str) -> dict[str, Any]:
         for other in others:
             away = _away_ms(other, at, game.created_at)
             if not _human(game, other.index) or away is None:
-                raise GameError(Code.BAD_REQUEST, "your opponent is still here", game.ply)
+                raise GameError(Code.BAD_REQUEST, "your opponent is still here", game.ply,
+                                _now(game, seat))
             last_turn = game.turns.filter(seat=other.index).order_by("-ply") \
                 .values_list("created_at", flat=True).first()
             if last_turn is not None:  # a turn over HTTP, without a socket, is presence too
@@ -210,7 +218,7 @@ def claim(game_id: str, *, actor: Actor | None, result: str) -> dict[str, Any]:
                 wait = int(CLAIM_AFTER.total_seconds() - away // 1000)
                 raise GameError(Code.BAD_REQUEST, f"your opponent left less than "
                                 f"{int(CLAIM_AFTER.total_seconds())} s ago: wait {wait} s "
-                                "more", game.ply)
+                                "more", game.ply, _now(game, seat))
         events: list[Any] = []
         game.ended_by = seat
         fields = ["ended_by"]

@@ -276,7 +276,11 @@ export async function startLiveGame(root) {
           state = merge(frame.state || { over: true, resigned: frame.side, acting: [] });
           drawAll();
           const seat = seatOfSide(frame.side);
-          const text = `${seatName(seat) || frame.side} (${seat?.label ?? frame.side}) resigned.`;
+          // The site resigns for a seat too (the Daily Challenge's day ended): the state's
+          // `ending` words it; only a real resignation is called one.
+          const text = state.over && state.ending?.text
+            ? `${state.ending.text}.`
+            : `${seatName(seat) || frame.side} (${seat?.label ?? frame.side}) resigned.`;
           announce(text);
           message(text);
         }),
