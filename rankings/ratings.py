@@ -32,9 +32,11 @@ def elo_of(user: Any) -> int:
 def shown_rating(game: Game, seat: Seat) -> int | None:
     """The rating a seat shows in this game: a bot's level's fixed rating, a member's vs
     CargoBot rating against CargoBot, else their Elo rating."""
+    if game.mode not in (Game.Mode.ONLINE, Game.Mode.BOT):  # the Daily Challenge: none
+        return None
     if seat.bot_level:
         return BOT_RATINGS.get(seat.bot_level)
-    if seat.user is None or game.mode not in (Game.Mode.ONLINE, Game.Mode.BOT):
+    if seat.user is None:
         return None
     player = getattr(seat.user, "player", None)
     if game.mode == Game.Mode.BOT:
@@ -46,9 +48,11 @@ def rating_kind(game: Game, seat: Seat) -> str | None:
     """Which rating a seat shows in this game: "elo" (a member online), "vs_cargobot" (a
     member against CargoBot), "bot_level" (CargoBot's level's fixed rating), None (a
     guest, an empty seat, any seat of a mode no rating counts: the Daily Challenge)."""
+    if game.mode not in (Game.Mode.ONLINE, Game.Mode.BOT):
+        return None
     if seat.bot_level:
         return "bot_level"
-    if seat.user_id is None or game.mode not in (Game.Mode.ONLINE, Game.Mode.BOT):
+    if seat.user_id is None:
         return None
     return "vs_cargobot" if game.mode == Game.Mode.BOT else "elo"
 

@@ -124,6 +124,8 @@ def test_a_daily_game_says_what_it_is(frozen, users, eager, client):
     state = services.state_of(services.get_game(game.id), viewer=0)
     me = state["players"][state["you"]]
     assert me["rating"] is None and me["rating_kind"] is None
+    bot = state["players"]["orange" if state["you"] == "blue" else "blue"]
+    assert bot["rating"] is None  # no rating counts a Daily Challenge game
     play_out(game.id, alice)
     state = services.state_of(services.get_game(game.id), viewer=0)
     assert state["players"][state["you"]]["rating"] is None

@@ -49,6 +49,10 @@ export function renderPlayers(container, state, you) {
     if (change) name.append(" ", change);
     top.append(name);
     if (toMove) top.append(el("span", "to-move-badge", "to move"));
+    // The shell's clock for this side goes here in a timed game (live/clock.js).
+    const clockSlot = el("span", "player-clock");
+    clockSlot.dataset.clockSlot = side;
+    top.append(clockSlot);
     const points = el("span", "player-points", String(state.points?.[side] ?? 0));
     points.dataset.points = side;
     points.append(el("small", "", " pts"));
