@@ -83,6 +83,8 @@ def test_two_members_moving_in_a_timed_game_are_both_here(live_game, chromium_pa
         assert theirs["y"] + theirs["height"] <= bay["y"] + 2
         assert bay["y"] + bay["height"] <= mine["y"] + 2
         assert mine["y"] - (bay["y"] + bay["height"]) < 40  # beside the board
+        controls = alice.locator("[data-controls]").bounding_box()
+        assert controls is None or mine["y"] + mine["height"] <= controls["y"] + 1
         assert mine["y"] + mine["height"] <= 844 and theirs["y"] >= 0  # all on one screen
         shoot(alice, "facts-live-timed-390-dark", full_page=False)
         shoot(bob, "facts-live-timed-1366-light", full_page=False)

@@ -59,6 +59,9 @@ export function renderPlayers(container, state, you) {
     top.append(points);
     panel.append(top);
 
+    // The cards and the shelf, one box: on a phone the viewer's own bar (name, clock, points)
+    // sits right under the bay and these below the turn controls (game.css).
+    const details = el("div", "player-details");
     const hand = el("ul", "hand");
     hand.setAttribute("aria-label", `${sideName(side)}'s cards`);
     const unused = new Set(state.cards?.[side] || []);
@@ -69,7 +72,7 @@ export function renderPlayers(container, state, you) {
       if (spent) item.append(el("span", "visually-hidden", " (played)"));
       hand.append(item);
     }
-    panel.append(hand);
+    details.append(hand);
 
     const shelf = el("ul", "shelf");
     shelf.setAttribute("aria-label", `${sideName(side)}'s shelf`);
@@ -81,7 +84,8 @@ export function renderPlayers(container, state, you) {
       item.setAttribute("aria-label", `${shape}: ${CHIT_WORD[chit]}`);
       shelf.append(item);
     }
-    panel.append(shelf);
+    details.append(shelf);
+    panel.append(details);
     container.append(panel);
   }
   const legend = el("p", "shelf-legend");
