@@ -632,7 +632,7 @@ class GameConsumer(FrameConsumer):
         except GameError as refused:
             metrics.refused(refused.code)
             await self.send_json(refused.frame())
-            if refused.error == Code.STALE_PLY and refused.state is not None:
+            if refused.state is not None:  # a stale ply, a refused abort or claim
                 await self.send_json({"type": "state", "state": refused.state})
             if self.revoked:
                 await self.close(code=CLOSE_SIGNED_OUT)

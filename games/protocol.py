@@ -115,16 +115,19 @@ def game_socket_path(game_id: str) -> str:
 # --- who sits where ------------------------------------------------------------------------
 
 
-def player_info(game: Game, seat: Seat, changes: dict[int, int] | None = None
-                ) -> dict[str, Any] | None:
+def player_info(game: Game, seat: Seat, changes: dict[int, Any] | None = None,
+                final: bool = True) -> dict[str, Any] | None:
     """A seat's holder as the page shows them: name, rating (the one this game's mode
-    counts: Elo online, the vs CargoBot rating against CargoBot), which rating that is
-    (`rating_kind`), bot level, and the rating's change in this game once it is over
+    counts: Elo online, the vs CargoBot rating against CargoBot; once the game is over, the
+    rating before it: `rankings.ratings.game_rating`), which rating that is (`rating_kind`),
+    bot level, and the rating's change in this game in a finished game's final state
     (`rating_change`, from `changes`: `rankings.ratings.rating_changes`)."""
-    from rankings.ratings import rating_kind, shown_rating
+    from rankings.ratings import game_rating, rating_kind
 
-    rated = {"rating": shown_rating(game, seat), "rating_kind": rating_kind(game, seat),
-             "rating_change": (changes or {}).get(seat.index)}
+    change = (changes or {}).get(seat.index)
+    rating = game_rating(game, seat, changes or {})
+    rated = {"rating": rating, "rating_kind": rating_kind(game, seat) if rating else None,
+             "rating_change": change.delta if change is not None and final else None}
     name = seat.holder_name(game.kind)
     return None if name is None else {"name": name, **rated, "bot": seat.bot_level or None}
 
@@ -142,14 +145,18 @@ def seats_info(game: Game, final: bool = True) -> list[dict[str, Any]]:
                 for seat in cached]
     from rankings.ratings import rating_changes
 
-    return _seats_info(game, rating_changes(game) if final else {})
+    cached = game.__dict__.get("_rating_changes")  # a finished game's: a replay asks per ply
+    if cached is None or cached[0] != game.status:
+        cached = game.__dict__["_rating_changes"] = (game.status, rating_changes(game))
+    return _seats_info(game, cached[1], final)
 
 
-def _seats_info(game: Game, changes: dict[int, int]) -> list[dict[str, Any]]:
+def _seats_info(game: Game, changes: dict[int, Any], final: bool = True
+                ) -> list[dict[str, Any]]:
     kind = game.kind
     out = []
     for seat in game.seat_list:
-        info = player_info(game, seat, changes)
+        info = player_info(game, seat, changes, final)
         out.append({"seat": seat.index, "side": kind.seat_key(seat.index),
                     "label": kind.seat_label(seat.index), "holder": info,
                     **(info or {"name": None, "rating": None, "rating_kind": None,
@@ -187,6 +194,8 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
     state = lg.view(viewer)
     seats = seats_info(game, final)
     resigned = lg.resigned if final else []
+    if final and game.termination in SITE_RESIGNS:  # the site resigned for them: `ending`
+        resigned = []
     state.update(
         id=game.id,
         v=PROTOCOL_VERSION,
@@ -211,29 +220,34 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
 
 SITE_ENDINGS = (Game.Termination.TIMED_OUT, Game.Termination.ABANDONED,
                 Game.Termination.ABORTED)
+# Endings where the kind's game was resigned for a seat that did not resign: the state's
+# `resigned` stays empty (a loss on time is not a resignation) and `ending` says what it was.
+SITE_RESIGNS = (Game.Termination.TIMED_OUT, Game.Termination.DAY_ENDED,
+                Game.Termination.ABANDONED)
 
 
 def _add_clock_fields(game: Game, lg: LiveGame, state: dict[str, Any],
                       seats: list[dict[str, Any]], final: bool) -> None:
     """Each only when it has something to say (docs/clocks.md): the clocks (`clock`, timed
     games, in the current state only: an earlier ply's clocks are not kept), abort and
-    claim (`abandon`) and, for the endings the site decides (on time, abandoned, aborted),
-    `ending` with their words. A game the site ended is `over` with nobody acting,
+    claim (`abandon`, null when neither applies) and, once the game is over, `ending`: how
+    it ended, in words (`ending_of`). A game the site ended is `over` with nobody acting,
     whatever the kind's game says (a draw called while its game goes on, an abort)."""
     from django.utils import timezone
 
     from . import abandonment, clocks
 
     at = timezone.now()
-    abandon = abandonment.state(game, lg, at, final)
-    if abandon is not None:
-        state["abandon"] = abandon
+    # Always present (null when it has nothing to say): a page merges each state into the
+    # one it holds, so a part that went away must say so (issue #27: "Abort the game"
+    # stayed on screen all game against CargoBot).
+    state["abandon"] = abandonment.state(game, lg, at, final)
     if not final:
         return
     game_clocks = clocks.of_game(game)
     if game_clocks is not None:
         state["clock"] = game_clocks.state(at)
-    if game.termination in SITE_ENDINGS:
+    if game.is_over and game.termination:
         state["ending"] = ending_of(game, seats)
     if game.is_over:
         state["over"] = True
@@ -241,32 +255,59 @@ def _add_clock_fields(game: Game, lg: LiveGame, state: dict[str, Any],
 
 
 def ending_of(game: Game, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    """A site-decided ending in words: "Blue (alice) ran out of time: Orange (bob) wins"."""
+    """How a finished game ended, in words, for every ending (issue #27: a loss on time was
+    shown as a resignation): `termination`; `text`, the status line's sentence ("Orange
+    (bob) ran out of time: Blue (alice) wins"), None for a game played out (the game's view
+    words its own result: "Shift over: …"); `reason`, the ending alone ("Orange ran out of
+    time"), None when played out; `out`, the sides the ending put out (who resigned, ran
+    out of time, left, or whose day ended); `by`, the side that ended it (aborted, claimed).
+    """
 
     def who(index: int) -> str:
         seat = seats[index]
         return f"{seat['label']} ({seat['name']})" if seat["name"] else seat["label"]
 
+    def label(index: int) -> str:
+        return str(seats[index]["label"])
+
     rows = game.seat_list
-    losers = [s.index for s in rows if s.outcome == Seat.Outcome.LOSS]
     winners = [s.index for s in rows if s.outcome == Seat.Outcome.WIN]
     by = game.ended_by
-    if game.termination == Game.Termination.ABORTED:
+    term = game.termination
+    out = [s.index for s in rows if s.resigned] \
+        or [s.index for s in rows if s.outcome == Seat.Outcome.LOSS]
+    wins = f"{' and '.join(who(i) for i in winners)} wins" if winners else "a draw"
+    reason: str | None
+    text: str | None
+    if term == Game.Termination.ABORTED:
+        out = []
+        reason = "aborted" + (f" by {label(by)}" if by is not None else "")
         text = "Game aborted" + (f" by {who(by)}" if by is not None else "") \
             + " before every player had moved: no result, no rating change"
-    elif game.termination == Game.Termination.TIMED_OUT:
-        out = [s.index for s in rows if s.resigned] or losers
-        text = " and ".join(who(i) for i in out) + " ran out of time"
-        if winners:
-            text += f": {' and '.join(who(i) for i in winners)} wins"
-    else:
-        gone = [s.index for s in rows if s.index != by]
-        left = " and ".join(who(i) for i in gone) + " left the game"
-        if winners:
-            text = f"{left}: {who(by) if by is not None else 'the other player'} claimed the win"
-        else:
-            text = f"{left}: {who(by) if by is not None else 'the other player'} called it a draw"
-    return {"termination": game.termination, "text": text,
+    elif term == Game.Termination.VOIDED:
+        out = []
+        reason = f"voided: {game.void_reason or 'by the site'}"
+        text = f"Game voided ({game.void_reason or 'by the site'}): no result, no rating change"
+    elif term == Game.Termination.TIMED_OUT:
+        reason = " and ".join(label(i) for i in out) + " ran out of time"
+        text = " and ".join(who(i) for i in out) + f" ran out of time: {wins}"
+    elif term == Game.Termination.RESIGNED:
+        reason = " and ".join(label(i) for i in out) + " resigned"
+        text = " and ".join(who(i) for i in out) + f" resigned: {wins}"
+    elif term == Game.Termination.DAY_ENDED:
+        reason = "the day ended before the shift was over"
+        text = ("The Daily Challenge's day ended before "
+                + " and ".join(who(i) for i in out) + f" finished: {wins}")
+    elif term == Game.Termination.ABANDONED:
+        out = [s.index for s in rows if s.index != by]
+        left = " and ".join(who(i) for i in out) + " left the game"
+        claimant = who(by) if by is not None else "the other player"
+        reason = " and ".join(label(i) for i in out) + " left the game"
+        text = f"{left}: {claimant} " + ("claimed the win" if winners else "called it a draw")
+    else:  # played out: the game's view words its result
+        out, reason, text = [], None, None
+    return {"termination": term, "text": text, "reason": reason,
+            "out": [game.kind.seat_key(i) for i in out],
             "by": None if by is None else game.kind.seat_key(by)}
 
 

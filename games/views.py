@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from cargosite.errors import styled_404
 from rankings.elo import BOT_RATINGS
 
-from . import access, metrics, presence, services
+from . import access, clocks, metrics, presence, services
 from .actors import Actor, actor_of, ensure_session
 from .forms import (
     BOT_CHOICES,
@@ -110,6 +110,7 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
     kw = {"game_id": game.id}
     return render(request, "games/game.html", {
         "game": game,
+        "heading": heading_of(game),
         "state": state,
         "state_json": json.dumps(state),
         "players_title": players_title(state),
@@ -130,6 +131,27 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         "review_url": reverse("games:review", kwargs=kw) if game.kind.review_version else "",
         "csrf_token": get_token(request),
     })
+
+
+def heading_of(game: Game) -> dict[str, Any]:
+    """What the game page's header says the game is (issue #27: it said only "Shift <id>"):
+    a mode's registered heading (the Daily Challenge's: date, difficulty, ranked or
+    practice), else the game's name and facts: rated or casual, against which CargoBot, the
+    time control, the bay's size."""
+    said = access.heading_for(game)
+    if said:
+        return said
+    facts = []
+    if game.mode == Game.Mode.BOT:
+        level = game.bot_level
+        facts.append(f"Casual, against {game.kind.bot_name(level)}" if level else "Casual")
+    else:
+        facts.append("Rated" if game.rated else "Casual")
+    control = clocks.control_of(game)
+    facts.append(control.label if control is not None else "Untimed")
+    if game.size:
+        facts.append(f"{game.size}×{game.size}")
+    return {"title": game.kind.name, "facts": facts}
 
 
 def _as_player(request: HttpRequest, call: Callable[[Actor], dict[str, Any]]) -> JsonResponse:

@@ -276,6 +276,8 @@ export class GameSocket {
       }
       if (frame?.type) {
         this.handleFrame(frame);
+        // A refusal may carry the state as it is (a refused abort or claim): draw it.
+        if (frame.type === "error" && frame.state) this.handleFrame({ type: "state", state: frame.state });
         if (frame.type === "error" && frame.code === "stale_ply") this.poll(this.ply);
       } else if (!response.ok) {
         this.handleFrame({ type: "error", code: "http", message: `The server refused that (${response.status}).` });
