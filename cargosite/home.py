@@ -1,7 +1,9 @@
 """The home page's data: for a member, the Play buttons' choices, their games in progress,
 today's Daily Challenge, this week's puzzles and who is online; for a visitor, the landing
-page's few facts. Each part asks the app that owns it; none writes anything (this week's
-puzzles are read as published, never generated here)."""
+page's few facts. Each part asks the app that owns it. This week's puzzles are the week the
+Puzzles page serves, `schedule.current_week()`: on a fresh install (no worker, nothing
+published) the first of the two pages opened this week generates and publishes it, so the
+home page never says "not published" while /puzzles/ shows puzzles (issue #27)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from games.kinds import get_kind
 from puzzles import progress, schedule
 from puzzles.daily import clock as daily_clock
 from puzzles.daily import services as daily
-from puzzles.models import DAY_NAMES, Week
+from puzzles.models import DAY_NAMES
 from puzzles.records import WEEK_SCHEDULE
 from rankings.elo import BOT_RATINGS
 
@@ -55,8 +57,8 @@ def bot_levels() -> list[dict[str, Any]]:
 def week_days(user: Any) -> list[PuzzleDay]:
     today = schedule.today()
     monday = schedule.monday_of(today)
-    week = Week.objects.filter(monday=monday, status=Week.Status.PUBLISHED).first()
-    puzzles = {p.day: p for p in week.puzzles.all()} if week is not None else {}
+    week = schedule.current_week()  # the Puzzles page's week (made if there is none)
+    puzzles = {p.day: p for p in week.puzzles.all()}
     done: dict[int, str] = {}
     if user is not None and puzzles:
         for row in progress.Progress.objects.filter(user=user, puzzle__in=puzzles.values()):
