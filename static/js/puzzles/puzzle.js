@@ -195,7 +195,12 @@ function drawFigures(figures) {
   panel.hidden = false;
   panel.replaceChildren(el("h2", "", "How others did"));
   if (!figures.solvers) {
-    panel.append(el("p", "", "You are the first member to solve it."));
+    // The figures count members' solves made before seeing the solution; a guest's solve
+    // counts once merged into an account.
+    const first = page.member && !page.progress?.shown;
+    panel.append(el("p", "", first ? "You are the first member to solve it."
+      : page.member ? "No member has solved it before seeing the solution yet."
+        : "No member has solved it yet. Your solve counts once you sign up (or sign in) and merge this browser's progress."));
     return;
   }
   const n = figures.solvers;
