@@ -126,8 +126,14 @@ async function reviewAttempt() {
   window.location.assign(data.url);
 }
 
+function drawGoalProgress(s) {
+  const line = $("[data-goal-progress]"); // "Gained 3 of 7 points." (score and AppCon goals)
+  if (line) line.textContent = s.puzzle.progress_words || "";
+}
+
 function draw(animateEvents) {
   $("[data-status-line]").textContent = statusText(state);
+  drawGoalProgress(state);
   drawBlue(state);
   renderTurnList($("[data-turns]"), state.turns, { sides: state.turns.map(() => "blue") });
   $("[data-undo]").disabled = busy || !state.turns.length;
@@ -262,6 +268,7 @@ async function showStep(at, animate) {
     bay.render(step.state.rows, step.state.lock);
   }
   drawBlue(step.state);
+  drawGoalProgress(step.state);
 }
 
 async function showSolution() {
