@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from cargosite.howto import board as howto_board
 from games import presence
 from games.actors import Actor
 from games.current import games_in_progress
@@ -117,7 +118,16 @@ def member_home(user: Any) -> dict[str, Any]:
     }
 
 
+# The landing page's still from a shift in progress: rows from the top in the notation's
+# letters ("B" Blue core, "O" Orange core, "x" an Empty Can, "." open space).
+DEMO_SHIFT = ["......", "......", "..O...", ".BOB..", "xxOB.O", "xxBOBO"]
+
+
 def visitor_home() -> dict[str, Any]:
-    """The landing page asks nothing of the database."""
+    """The landing page asks nothing of the database. Its demo bay is drawn by the server
+    like How to play's boards (`howto.board`, templates/games/_mini_bay.html, game.css's
+    modules), so its pieces are the game's: Blue round, Orange a diamond (issue #27)."""
     return {"daily": {"size": daily_clock.size_of(daily_clock.today()),
-                      "url": reverse("daily:today")}}
+                      "url": reverse("daily:today")},
+            "demo": howto_board(DEMO_SHIFT, label="A 6×6 Cargo Bay mid-shift: Blue and "
+                                                  "Orange cores and Empty Cans")}
