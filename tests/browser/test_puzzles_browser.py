@@ -42,6 +42,9 @@ def test_guest_solves_reloads_signs_up_and_merges(week_for_guest, page, live_url
     page.locator('[data-action="unload"]').click()
     expect(page.locator("[data-status-line]")).to_have_text("Solved in 1 turn!")
     expect(page.locator("[data-figures]")).to_be_visible()
+    # a guest is not a member: their solve counts once merged (issue #27, item 14)
+    expect(page.locator("[data-figures]")).to_contain_text("No member has solved it yet")
+    expect(page.locator("[data-figures]")).not_to_contain_text("You are the first member")
 
     page.reload()
     expect(page.locator("[data-status-line]")).to_have_text("Solved in 1 turn!")
@@ -63,8 +66,10 @@ def test_guest_solves_reloads_signs_up_and_merges(week_for_guest, page, live_url
     expect(merge).to_be_visible()
     merge.get_by_role("button", name="Review the merge").click()
     expect(merge.locator(".merge-list")).to_contain_text(
-        "2026-03-02: 0 → 1 attempts; not solved → solved in 1 attempt")
+        "Monday 2 March: 0 → 1 attempt; solved in 1 attempt")
     merge.get_by_role("button", name="Merge into my account").click()
+    expect(page.locator(".messages")).to_have_text(
+        "Merged this browser's progress on 1 puzzle into your account.")
     expect(monday.locator("[data-state]")).to_have_text("solved")
     expect(page.locator("[data-merge]")).to_be_hidden()
     assert errors == []

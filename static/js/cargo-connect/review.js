@@ -6,14 +6,12 @@
 import { el } from "../live/dom.js";
 import { Bay } from "./board.js";
 import { TurnControls } from "./controls.js";
+import { signedPoints } from "./numbers.js";
 import { sideName } from "./panels.js";
 import { mountReview } from "./review-marks.js";
 
 const POLL_MS = 1000; // the review's progress: a turn takes a fraction of a second
-const points = (centi) => {
-  const text = (centi / 100).toFixed(2).replace(/\.?0+$/, "");
-  return centi > 0 ? `+${text}` : text;
-};
+const points = signedPoints; // "−2.3", with a minus sign (numbers.js)
 
 function pollProgress(root) {
   const bar = root.querySelector("[data-progress]");
