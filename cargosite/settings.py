@@ -182,11 +182,29 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL and urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
     raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} is not a redis:// URL")
 
+
+def redis_db(url: str) -> int:
+    """The database number a redis:// URL names (its path, or `?db=`; 0 if neither)."""
+    parts = urlsplit(url)
+    number = parts.path.strip("/") or dict(parse_qsl(parts.query)).get("db", "0")
+    try:
+        return int(number)
+    except ValueError:
+        raise ImproperlyConfigured(f"REDIS_URL={url!r}: {number!r} is not a database number")\
+            from None
+
+
+# Redis pub/sub ignores the database number: two sites on one Redis are kept apart by the
+# channel layer's prefix, which follows the URL's database unless CHANNEL_LAYER_PREFIX
+# names one (issue #28, point 9; README.md, "Two sites on one Redis").
+CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", "").strip() or (
+    f"cargo{redis_db(REDIS_URL)}" if REDIS_URL else "cargo")
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {  # channels_redis's pub/sub layer, its group sends pipelined
             "BACKEND": "cargosite.channel_layer.PipelinedPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "cargo"},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
     CACHES = {
