@@ -3,9 +3,11 @@ one line, not a traceback per frame or per second (docs/production.md, "Faults")
 
 - uvicorn logs a traceback for every text frame that is not UTF-8 (the connection is
   closed with 1007 anyway): kept as one warning line without the traceback.
-- channels_redis's pub/sub reader logs a traceback every second while Redis is down, and
-  one for every socket that closes meanwhile: the first of each is kept as one line, the
-  rest are dropped until a minute has passed.
+- channels_redis logs a traceback for every socket that closes while Redis is down
+  ("cleaning-up channel"): the first is kept as one line, the rest are dropped until a
+  minute has passed. Its pub/sub reader's message ("receive task") is filtered the same
+  way, though the site's layer replaces that reader: `cargosite.channel_layer._Shard`
+  logs its own outage as one line, then one a minute (issue #28, point 5).
 
 - Django logs a traceback for every request that meets a database that does not answer
   (answered 503 by cargosite/unavailable.py): each becomes one line, at most one every 10 s.
