@@ -11,6 +11,8 @@ one line, not a traceback per frame or per second (docs/production.md, "Faults")
 
 - Django logs a traceback for every request that meets a database that does not answer
   (answered 503 by cargosite/unavailable.py): each becomes one line, at most one every 10 s.
+- Django logs a traceback with every 403 of a PermissionDenied (a staff member on an admin
+  page they may not see): kept as its one line.
 
 `install()` is called by cargosite/asgi.py, in the ASGI server's process.
 """
@@ -57,6 +59,21 @@ class OneLine(logging.Filter):
         record.exc_info = None
         record.exc_text = None
         record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+class RefusalWithoutTraceback(logging.Filter):
+    """Django logs every PermissionDenied (a 403, e.g. a staff member on an admin page they
+    may not see) with its traceback: a refusal is the site working, not failing. Kept as
+    the one warning line, without the traceback (issue #28)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from django.core.exceptions import PermissionDenied
+
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, PermissionDenied):
+            record.exc_info = None
+            record.exc_text = None
         return True
 
 
@@ -107,3 +124,4 @@ def install() -> None:
     pubsub.addFilter(OneLine(PUBSUB_RECEIVE, every=60.0))
     pubsub.addFilter(OneLine(PUBSUB_CLEANUP, every=60.0))
     logging.getLogger("django.request").addFilter(DatabaseDown())
+    logging.getLogger("django.request").addFilter(RefusalWithoutTraceback())
