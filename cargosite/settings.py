@@ -286,6 +286,8 @@ if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
     )
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_PREVENT_ENUMERATION = True
+# A password sign-in is not held back for an unconfirmed address (accounts/forms.py).
+ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm"}
 # allauth's own failed sign-in limit is per login name as well as per address by default
 # ("5/300s/key"): five wrong passwords from anywhere locked the member out everywhere.
 # It is off; django-axes locks pairs and addresses (below), in the database. allauth's

@@ -56,3 +56,13 @@ def test_check_deploy_warns_when_sign_up_can_enumerate(settings):
     assert "cargosite.W002" not in ids
     settings.ACCOUNT_EMAIL_VERIFICATION = "optional"
     assert "cargosite.W002" in {m.id for m in run_checks(include_deployment_checks=True)}
+
+
+@pytest.mark.django_db
+def test_members_sign_in_by_password_without_a_confirmed_address(erin):
+    """Verification is asked for at sign-up only: a member who never confirmed an address
+    (every member before #28) still signs in, mail server or not (accounts/forms.py)."""
+    browser = Client()
+    response = browser.post("/accounts/login/", {"login": "erin", "password": PASSWORD})
+    assert (response.status_code, response["Location"]) == (302, "/")
+    assert browser.get("/").context["user"].username == "erin"
