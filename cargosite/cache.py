@@ -54,7 +54,9 @@ def _falls_back(method: Callable[..., T]) -> Callable[..., T]:
 class FallbackRedisCache(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._memory = LocMemCache(f"fallback-{id(self)}", {
+        # Django makes a cache object per thread; LocMemCache objects of one name share
+        # their store, so every thread of the process sees the same limits.
+        self._memory = LocMemCache(f"cargo-fallback-{server}", {
             "KEY_PREFIX": params.get("KEY_PREFIX", ""), "TIMEOUT": params.get("TIMEOUT", 300),
             "OPTIONS": {"MAX_ENTRIES": 10_000}})
         self._down_until = float("-inf")
