@@ -278,10 +278,17 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
+    closed = False  # a close was sent: nothing more goes out (issue #28, point 6)
+
     def _client_send(self, send: Any) -> Callable[[dict[str, Any]], Awaitable[None]]:
         async def send_to_client(message: dict[str, Any]) -> None:
-            if self.gone:
+            # After a close, uvicorn raises on any further message ("Unexpected ASGI
+            # message 'websocket.close', after sending 'websocket.close'"): frames queued
+            # behind a 4429 would each close again, a traceback apiece. Dropped here.
+            if self.gone or self.closed:
                 return
+            if message.get("type") == "websocket.close":
+                self.closed = True
             try:
                 await send(message)
             except OSError:  # uvicorn's ClientDisconnected: the client went away
@@ -366,6 +373,8 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
+        if self.closed:  # frames that arrived after this socket closed: not read
+            return
         if not self.allow_frame():
             if self.budget.strikes > FLOOD_STRIKES:
                 await self.close(code=CLOSE_FLOODING)
@@ -418,6 +427,13 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
     async def send_error(self, code: Code, message: str, ply: int | None = None) -> None:
         metrics.refused(code.code)
         await self.send_json(GameError(code, message, ply).frame())
+
+    async def refuse(self, code: int) -> None:
+        """Refuse a socket with `code`: accepted first, then closed, because a socket
+        closed before it is accepted reaches the browser as an HTTP 403 with no code, and
+        the page would reconnect blindly (static/js/live/socket.js reads the code)."""
+        await self.accept()
+        await self.close(code=code)
 
     async def database_down(self, error: Exception) -> None:
         """The frame's service call met a database that does not answer: its transaction did
@@ -481,16 +497,16 @@ class GameConsumer(FrameConsumer):
         try:
             state = await service(self.load_state)()
         except GameError as refused:
-            await self.close(code=CLOSE_HIDDEN if refused.error == Code.HIDDEN
-                             else CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_HIDDEN if refused.error == Code.HIDDEN
+                              else CLOSE_NOT_FOUND)
             return
         except DATABASE_DOWN as error:
             log_database_down(error)
-            await self.close(code=CLOSE_TRY_AGAIN)
+            await self.refuse(CLOSE_TRY_AGAIN)
             return
         if self.seat is None and (self.actor is None or self.actor.kind != "member"):
             if not self.count_anonymous():
-                await self.close(code=CLOSE_TOO_MANY)
+                await self.refuse(CLOSE_TOO_MANY)
                 return
         self.guard = SessionGuard(self.scope)
         await self.join(self.group)

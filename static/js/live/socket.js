@@ -12,7 +12,9 @@
 //   onRematch(frame)   a `rematch` frame (an offer, or the new game)
 //   onDuplicate(frame) a `turn` frame for a ply already applied (used for the last-turn marks)
 //   onSpectators(frame) a `spectators` frame: {count} sockets watching without a seat
-//   onClosed(code)     the WebSocket closed with this code (4401: its session signed out)
+//   onClosed(code)     the WebSocket closed with this code (4401: its session signed out);
+//                      4403/4404 stop reconnecting, 4430 polls and retries after a minute,
+//                      4429/1013 back off (`afterClose`)
 //   onStatus(status)   "connecting" | "live" | "reconnecting" | "polling" | "offline"
 //
 // It knows the protocol's frames and plies, never a game's rules or tokens.
@@ -24,6 +26,26 @@ const POLL_MS = 2_000;
 const PING_MS = 25_000;
 const OPEN_TIMEOUT_MS = 5_000;
 const FAILURES_BEFORE_POLLING = 2;
+
+// Close codes the server refuses or ends a socket with (docs/live-protocol.md). A refused
+// socket is accepted and then closed, so the page sees the code (not an HTTP 403):
+export const CLOSE_HIDDEN = 4403; // not allowed to watch this game now: do not come back
+export const CLOSE_NOT_FOUND = 4404; // no such game: do not come back
+export const CLOSE_FLOODING = 4429; // too many frames: come back, but not at once
+export const CLOSE_TOO_MANY = 4430; // too many spectators: read over HTTP, try much later
+export const CLOSE_TRY_AGAIN = 1013; // the server cannot answer now: come back with backoff
+const FINAL_CLOSES = new Set([CLOSE_HIDDEN, CLOSE_NOT_FOUND]);
+const TOO_MANY_RETRY_MS = 60_000;
+const SLOW_DOWN_ATTEMPT = 3; // the backoff's attempt for 4429 and 1013: 2–4 s at least
+
+/** What the page does after a close with `code`: "stop", "poll" (and try the socket much
+ * later), "later" (back off at least a few seconds) or "reconnect" (the usual backoff). */
+export function afterClose(code) {
+  if (FINAL_CLOSES.has(code)) return "stop";
+  if (code === CLOSE_TOO_MANY) return "poll";
+  if (code === CLOSE_FLOODING || code === CLOSE_TRY_AGAIN) return "later";
+  return "reconnect";
+}
 
 export function backoffDelay(attempt) {
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
@@ -126,8 +148,30 @@ export class GameSocket {
       if (this.ws === ws) this.ws = null;
       this.syncing = false;
       if (!opened || !heard) this.failures += 1;
-      this.onSocketFailed();
+      this.onSocketClosed(event.code);
     });
+  }
+
+  onSocketClosed(code) {
+    if (this.stopped) return;
+    const next = afterClose(code);
+    if (next === "stop") {
+      // Refused for good (not allowed, or no such game): reconnecting would be refused
+      // again, and so would polling.
+      clearTimeout(this.reconnectTimer);
+      this.stopPolling();
+      this.setStatus("offline");
+      return;
+    }
+    if (next === "poll") {
+      // Too many spectators: follow the game over HTTP, and try a socket again much later.
+      this.startPolling();
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = setTimeout(() => this.connect(), TOO_MANY_RETRY_MS);
+      return;
+    }
+    if (next === "later") this.attempt = Math.max(this.attempt, SLOW_DOWN_ATTEMPT);
+    this.onSocketFailed();
   }
 
   onSocketFailed() {
