@@ -9,7 +9,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models.functions import Length
 
-from .usernames import look_alike_taken, normalise
+from .usernames import look_alike_taken, normalise, skeleton
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -21,11 +21,12 @@ class AccountAdapter(DefaultAccountAdapter):
         User = get_user_model()
         if User.objects.filter(username__iexact=username).exists():
             raise self.validation_error("username_taken")
-        # A look-alike keeps the length of the name it imitates (one character for one),
-        # so only names of that length need comparing.
-        same_length = User.objects.annotate(n=Length("username")).filter(n=len(username))
-        taken = look_alike_taken(username, list(same_length.values_list("username",
-                                                                         flat=True)))
+        # A name's skeleton has one or two characters for each of its characters (`m` is
+        # `rn`), so only names between half the skeleton's length and all of it can match.
+        length = len(skeleton(username))
+        near = User.objects.annotate(n=Length("username")).filter(
+            n__gte=(length + 1) // 2, n__lte=length)
+        taken = look_alike_taken(username, list(near.values_list("username", flat=True)))
         if taken is not None:
             raise forms.ValidationError(
                 "That username looks too much like an existing member's; choose another.")

@@ -4,9 +4,12 @@ A username is stored in Unicode NFKC form (fullwidth `ａｌｉｃｅ` becomes `
 unique without regard to case. Its *skeleton* is what it looks like: NFKC, case-folded,
 then every character replaced by the ASCII letter or digit it can be mistaken for
 (Cyrillic `а` for `a`, `１` for `1`), and digits by the letter they resemble (`0` → `o`,
-`1` → `l`). The look-alike table is the Unicode confusables data as shipped by the
-maintained `confusable-homoglyphs` package, not a table of our own. A new name whose
-skeleton is an existing name's skeleton is refused.
+`1` → `l`), mapped before case folding as well as after (a capital `I` looks like `l`);
+letters that a sequence passes for are written as the sequence (`m` as `rn`, `w` as `vv`,
+`d` as `cl`: `SEQUENCES`). The look-alike table is the Unicode confusables data as shipped
+by the maintained `confusable-homoglyphs` package; only the sequences `vv` and `cl`, which
+it lacks, are the site's own. A new name whose skeleton is an existing name's skeleton is
+refused (issue #28, point 7).
 """
 
 from __future__ import annotations
@@ -46,10 +49,26 @@ def _look_alike(char: str) -> str:
     return digits[0] if digits else char
 
 
+# Sequences of plain letters that pass for one letter, compared as the sequence. Unicode's
+# confusables data has `m` → `rn` (its prototype); `w` → `vv` and `d` → `cl` are not in it
+# (as confusable-homoglyphs 3.3.1 ships it) and are the site's own, for the same reason.
+SEQUENCES = (("m", "rn"), ("w", "vv"), ("d", "cl"))
+
+
+def _mapped(text: str) -> str:
+    return "".join(_look_alike(char) for char in text)
+
+
 def skeleton(username: str) -> str:
-    """What the name looks like, for comparing names (see the module's docstring)."""
-    folded = normalise(username).casefold()
-    return "".join(_look_alike(char) for char in unicodedata.normalize("NFKC", folded))
+    """What the name looks like, for comparing names (see the module's docstring): each
+    character is mapped to its look-alike *before* case folding (so a capital `I` is the
+    `l` it looks like, not the `i` it folds to), then folded and mapped again, then every
+    letter that a sequence passes for is written as that sequence (`m` as `rn`)."""
+    text = _mapped(normalise(username))
+    text = _mapped(unicodedata.normalize("NFKC", text.casefold()))
+    for letter, sequence in SEQUENCES:
+        text = text.replace(letter, sequence)
+    return text
 
 
 def look_alike_taken(username: str, existing: list[str]) -> str | None:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
@@ -41,6 +42,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
+RETRY_SECONDS = 1.0  # between reads of a failed subscription
 
 
 class _Publisher:
@@ -106,22 +108,57 @@ class _Publisher:
             raise
 
 
+class _Outage:
+    """One subscription loop's log while Redis does not answer (issue #28, point 5): the
+    first failure as one line without the traceback, then at most one line a minute with
+    the count since, and one line when it reads again. A traceback a second per process
+    was what an outage logged before."""
+
+    EVERY = 60.0
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        self.last = float("-inf")
+        self.quiet = 0
+
+    def failed(self, error: BaseException) -> None:
+        now = time.monotonic()
+        if self.since is None:
+            self.since = now
+        if now - self.last < self.EVERY:
+            self.quiet += 1
+            return
+        quiet, self.quiet, self.last = self.quiet, 0, now
+        log.warning("the channel layer's subscription failed (%s: %s); reading again "
+                    "every %.0f s%s", type(error).__name__, error, RETRY_SECONDS,
+                    f" ({quiet} more failures since the last line)" if quiet else "")
+
+    def read(self) -> None:
+        if self.since is not None:
+            log.warning("the channel layer's subscription reads again after %.0f s",
+                        time.monotonic() - self.since)
+            self.since, self.last, self.quiet = None, float("-inf"), 0
+
+
 class _Shard(RedisSingleShardConnection):
     """channels_redis's connection to one host, reading its subscription without a
-    timeout (the module's docstring)."""
+    timeout (the module's docstring), and logging an outage as `_Outage` does."""
 
     async def _do_receiving(self) -> None:
+        outage = _Outage()
         while True:
             try:
                 pubsub = self._pubsub
                 if pubsub is not None and pubsub.subscribed:
-                    self._receive_message(await pubsub.get_message(
-                        ignore_subscribe_messages=True, timeout=None))
+                    message = await pubsub.get_message(ignore_subscribe_messages=True,
+                                                       timeout=None)
+                    outage.read()
+                    self._receive_message(message)
                 else:
                     await asyncio.sleep(0.1)
-            except Exception:  # not cancelling (a BaseException): as channels_redis does
-                log.exception("the channel layer's subscription failed; reading again in 1 s")
-                await asyncio.sleep(1)
+            except Exception as error:  # not cancelling (a BaseException): as channels_redis
+                outage.failed(error)
+                await asyncio.sleep(RETRY_SECONDS)
 
 
 class PipelinedPubSubChannelLayer(RedisPubSubChannelLayer):

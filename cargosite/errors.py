@@ -7,9 +7,12 @@ context (the header, the theme) and a message. 500 is cargosite/unavailable.py's
 renders `500.html` without a request context, on purpose, since the error may be in what
 builds one.
 
-With DEBUG on Django shows its technical 404 instead; views that answer "no such game" or
-"no such player" to members (the game pages, the profiles) wear `@styled_404`, so they show
-the styled page with that message whatever DEBUG says.
+Every 404 is the site's page whatever DEBUG says (issue #27; the embedded default, `make
+run`, runs with DEBUG on, where Django would show its technical 404 with the URL list):
+`SiteNotFoundMiddleware` answers a view's Http404 with the styled page and its message, and
+replaces the resolver's 404 (no URL pattern matched) with the styled page. A view's own 404
+answer (a JSON error, the "opens on its day" page) is left as it is. `@styled_404`, which
+the game and profile views wore for this before, now changes nothing and is kept for them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 
 TITLES = {
@@ -43,11 +46,13 @@ def _message(exception: Any, status: int) -> str:
 
 
 def error_page(request: HttpRequest, status: int, message: str | None = None) -> HttpResponse:
-    return render(request, f"{status}.html", {
+    response = render(request, f"{status}.html", {
         "status": status,
         "title": TITLES[status],
         "message": message or DEFAULT_MESSAGES[status],
     }, status=status)
+    response.site_page = True  # type: ignore[attr-defined]  # SiteNotFoundMiddleware
+    return response
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -73,3 +78,32 @@ def styled_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
             return error_page(request, 404, _message(missing, 404))
 
     return wrapper
+
+
+class SiteNotFoundMiddleware:
+    """Every 404 as the site's page, with DEBUG on as off (the module's docstring).
+
+    - An Http404 a view raises (`process_exception`): the styled page with its message.
+    - No URL pattern matched (the resolver's 404, raised before any view, so no
+      `process_exception`): the request has no `resolver_match`; its 404 response, whichever
+      Django made (the technical page with DEBUG on, `handler404` without), becomes the
+      styled page.
+    Placed after the authentication and messages middleware, so the page has the member's
+    header and theme.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        if (response.status_code == 404 and getattr(request, "resolver_match", None) is None
+                and not getattr(response, "site_page", False)):
+            return page_not_found(request, Http404())
+        return response
+
+    def process_exception(self, request: HttpRequest,
+                          exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, Http404):
+            return page_not_found(request, exception)
+        return None

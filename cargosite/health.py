@@ -1,13 +1,19 @@
-"""Checks behind /healthz: each one raises on failure and returns None when healthy."""
+"""Checks behind /healthz: each one raises on failure and returns None when healthy.
+
+The answer names a failing check only ("failed"): the error's text (a host and port, a
+driver's message) goes to the log, never to whoever asked (issue #28, point 10)."""
 
 import asyncio
 import contextlib
+import logging
 import uuid
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
+
+log = logging.getLogger(__name__)
 
 
 def check_database() -> None:
@@ -46,7 +52,8 @@ async def _release(layer: Any, channel: str) -> None:
 
 
 async def run_checks(timeout: float) -> dict[str, str]:
-    """Run every check with a timeout; map check name to "ok" or the reason it failed."""
+    """Run every check with a timeout; map check name to "ok", "timeout" or "failed". Why
+    a check failed is logged (one line, no traceback), not answered."""
     checks = {
         "database": sync_to_async(check_database),
         "channel_layer": check_channel_layer,
@@ -56,9 +63,11 @@ async def run_checks(timeout: float) -> dict[str, str]:
         try:
             await asyncio.wait_for(check(), timeout)
         except TimeoutError:
-            results[name] = f"timed out after {timeout}s"
+            log.warning("healthz: %s timed out after %ss", name, timeout)
+            results[name] = "timeout"
         except Exception as exc:
-            results[name] = f"{type(exc).__name__}: {exc}"
+            log.warning("healthz: %s failed: %s: %s", name, type(exc).__name__, exc)
+            results[name] = "failed"
         else:
             results[name] = "ok"
     return results

@@ -1,7 +1,9 @@
 """The home page's data: for a member, the Play buttons' choices, their games in progress,
 today's Daily Challenge, this week's puzzles and who is online; for a visitor, the landing
-page's few facts. Each part asks the app that owns it; none writes anything (this week's
-puzzles are read as published, never generated here)."""
+page's few facts. Each part asks the app that owns it. This week's puzzles are the week the
+Puzzles page serves, `schedule.current_week()`: on a fresh install (no worker, nothing
+published) the first of the two pages opened this week generates and publishes it, so the
+home page never says "not published" while /puzzles/ shows puzzles (issue #27)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from cargosite.howto import board as howto_board
 from games import presence
 from games.actors import Actor
 from games.current import games_in_progress
@@ -20,7 +23,7 @@ from games.kinds import get_kind
 from puzzles import progress, schedule
 from puzzles.daily import clock as daily_clock
 from puzzles.daily import services as daily
-from puzzles.models import DAY_NAMES, Week
+from puzzles.models import DAY_NAMES
 from puzzles.records import WEEK_SCHEDULE
 from rankings.elo import BOT_RATINGS
 
@@ -55,8 +58,8 @@ def bot_levels() -> list[dict[str, Any]]:
 def week_days(user: Any) -> list[PuzzleDay]:
     today = schedule.today()
     monday = schedule.monday_of(today)
-    week = Week.objects.filter(monday=monday, status=Week.Status.PUBLISHED).first()
-    puzzles = {p.day: p for p in week.puzzles.all()} if week is not None else {}
+    week = schedule.current_week()  # the Puzzles page's week (made if there is none)
+    puzzles = {p.day: p for p in week.puzzles.all()}
     done: dict[int, str] = {}
     if user is not None and puzzles:
         for row in progress.Progress.objects.filter(user=user, puzzle__in=puzzles.values()):
@@ -115,7 +118,16 @@ def member_home(user: Any) -> dict[str, Any]:
     }
 
 
+# The landing page's still from a shift in progress: rows from the top in the notation's
+# letters ("B" Blue core, "O" Orange core, "x" an Empty Can, "." open space).
+DEMO_SHIFT = ["......", "......", "..O...", ".BOB..", "xxOB.O", "xxBOBO"]
+
+
 def visitor_home() -> dict[str, Any]:
-    """The landing page asks nothing of the database."""
+    """The landing page asks nothing of the database. Its demo bay is drawn by the server
+    like How to play's boards (`howto.board`, templates/games/_mini_bay.html, game.css's
+    modules), so its pieces are the game's: Blue round, Orange a diamond (issue #27)."""
     return {"daily": {"size": daily_clock.size_of(daily_clock.today()),
-                      "url": reverse("daily:today")}}
+                      "url": reverse("daily:today")},
+            "demo": howto_board(DEMO_SHIFT, label="A 6×6 Cargo Bay mid-shift: Blue and "
+                                                  "Orange cores and Empty Cans")}

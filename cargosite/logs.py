@@ -3,12 +3,16 @@ one line, not a traceback per frame or per second (docs/production.md, "Faults")
 
 - uvicorn logs a traceback for every text frame that is not UTF-8 (the connection is
   closed with 1007 anyway): kept as one warning line without the traceback.
-- channels_redis's pub/sub reader logs a traceback every second while Redis is down, and
-  one for every socket that closes meanwhile: the first of each is kept as one line, the
-  rest are dropped until a minute has passed.
+- channels_redis logs a traceback for every socket that closes while Redis is down
+  ("cleaning-up channel"): the first is kept as one line, the rest are dropped until a
+  minute has passed. Its pub/sub reader's message ("receive task") is filtered the same
+  way, though the site's layer replaces that reader: `cargosite.channel_layer._Shard`
+  logs its own outage as one line, then one a minute (issue #28, point 5).
 
 - Django logs a traceback for every request that meets a database that does not answer
   (answered 503 by cargosite/unavailable.py): each becomes one line, at most one every 10 s.
+- Django logs a traceback with every 403 of a PermissionDenied (a staff member on an admin
+  page they may not see): kept as its one line.
 
 `install()` is called by cargosite/asgi.py, in the ASGI server's process.
 """
@@ -55,6 +59,21 @@ class OneLine(logging.Filter):
         record.exc_info = None
         record.exc_text = None
         record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+class RefusalWithoutTraceback(logging.Filter):
+    """Django logs every PermissionDenied (a 403, e.g. a staff member on an admin page they
+    may not see) with its traceback: a refusal is the site working, not failing. Kept as
+    the one warning line, without the traceback (issue #28)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from django.core.exceptions import PermissionDenied
+
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, PermissionDenied):
+            record.exc_info = None
+            record.exc_text = None
         return True
 
 
@@ -105,3 +124,4 @@ def install() -> None:
     pubsub.addFilter(OneLine(PUBSUB_RECEIVE, every=60.0))
     pubsub.addFilter(OneLine(PUBSUB_CLEANUP, every=60.0))
     logging.getLogger("django.request").addFilter(DatabaseDown())
+    logging.getLogger("django.request").addFilter(RefusalWithoutTraceback())

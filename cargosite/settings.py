@@ -155,6 +155,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "cargosite.errors.SiteNotFoundMiddleware",  # every 404 the site's page, DEBUG or not
     "axes.middleware.AxesMiddleware",  # last: turns an axes lockout into its response
 ]
 
@@ -192,19 +193,40 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL and urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
     raise ImproperlyConfigured(f"REDIS_URL={REDIS_URL!r} is not a redis:// URL")
 
+
+def redis_db(url: str) -> int:
+    """The database number a redis:// URL names (its path, or `?db=`; 0 if neither)."""
+    parts = urlsplit(url)
+    number = parts.path.strip("/") or dict(parse_qsl(parts.query)).get("db", "0")
+    try:
+        return int(number)
+    except ValueError:
+        raise ImproperlyConfigured(f"REDIS_URL={url!r}: {number!r} is not a database number")\
+            from None
+
+
+# Redis pub/sub ignores the database number: two sites on one Redis are kept apart by the
+# channel layer's prefix, which follows the URL's database unless CHANNEL_LAYER_PREFIX
+# names one (issue #28, point 9; README.md, "Two sites on one Redis").
+CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", "").strip() or (
+    f"cargo{redis_db(REDIS_URL)}" if REDIS_URL else "cargo")
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {  # channels_redis's pub/sub layer, its group sends pipelined (fast path)
             "BACKEND": "cargosite.channel_layer.PipelinedPubSubChannelLayer" if LIVE_FAST_PATH
             else "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "cargo"},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_LAYER_PREFIX},
         }
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, answered from this process's memory while Redis is down
+            # (allauth's rate limits live here: sign-in must not answer 500 then).
+            "BACKEND": "cargosite.cache.FallbackRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cargo",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 else:
@@ -268,23 +290,38 @@ AUTHENTICATION_BACKENDS = [
 ]
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
+# Mandatory verification: the only way allauth's sign-up can hide whether an email is
+# registered (ACCOUNT_PREVENT_ENUMERATION): both answers are "we sent you a link", and the
+# address's owner gets a notice instead of a second account (issue #28, point 8).
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
     raise ImproperlyConfigured(
         f"ACCOUNT_EMAIL_VERIFICATION={ACCOUNT_EMAIL_VERIFICATION!r}: use none/optional/mandatory"
     )
 ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PREVENT_ENUMERATION = True
+# A password sign-in is not held back for an unconfirmed address (accounts/forms.py).
+ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm"}
+# allauth's own failed sign-in limit is per login name as well as per address by default
+# ("5/300s/key"): five wrong passwords from anywhere locked the member out everywhere.
+# It is off; django-axes locks pairs and addresses (below), in the database. allauth's
+# other limits (sign-in attempts 30/m per address, sign-up, password reset) stay.
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
 # Usernames: NFKC, unique without regard to case, look-alikes refused (accounts/usernames.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
-# Failed sign-ins (django-axes): 5 failures for one account from one IP address lock that
-# pair out for AXES_COOLOFF_MINUTES; a success resets the count. accounts/axes.py makes a
-# username and its email count as the same account.
+# Failed sign-ins (django-axes), never counted per name alone (issue #28, point 2): 5
+# failures for one account from one address lock that pair out, and
+# AXES_ADDRESS_FAILURE_LIMIT failures from one address, whatever the names, lock the
+# address, each for AXES_COOLOFF_MINUTES; a success clears that pair's failures only
+# (accounts/axes.py). A username and its email count as the same account.
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+AXES_ADDRESS_FAILURE_LIMIT = envint("AXES_ADDRESS_FAILURE_LIMIT", 30)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "accounts.axes.PairAndAddressHandler"
 AXES_USERNAME_CALLABLE = "accounts.axes.login_username"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
@@ -296,7 +333,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Email: the console unless EMAIL_HOST names an SMTP server.
+# Email: SMTP when EMAIL_HOST names a server; otherwise the console in development and, in
+# production, nothing at all (cargosite/mail.py): a console backend would write password-
+# reset links into the ASGI processes' logs (check --deploy refuses it: cargosite.checks).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
@@ -306,8 +345,10 @@ if EMAIL_HOST:
     EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", True)
     EMAIL_USE_SSL = envbool("EMAIL_USE_SSL", False)
     EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 10)
-else:
+elif DEBUG:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "cargosite.mail.NoMailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cargo Connect <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

@@ -68,10 +68,22 @@ class SocketDatabaseGuard:
         self.inner = inner
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        accepted = False
+
+        async def noting_send(message: dict[str, Any]) -> None:
+            nonlocal accepted
+            if message.get("type") == "websocket.accept":
+                accepted = True
+            await send(message)
+
         try:
-            await self.inner(scope, receive, send)
+            await self.inner(scope, receive, noting_send)
         except DATABASE_DOWN as error:
             log.warning("the database is not answering (%s); the socket %s is closed with %d",
                         database_down_line(error), scope.get("path", ""), CLOSE_TRY_AGAIN)
             with contextlib.suppress(Exception):  # the client may have gone already
+                # Accepted first: a close before the accept reaches a browser as HTTP 403,
+                # without the code that tells the page to come back later.
+                if not accepted:
+                    await send({"type": "websocket.accept"})
                 await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})

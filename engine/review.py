@@ -68,7 +68,7 @@ THRESHOLDS = (("blunder", 700), ("mistake", 400), ("inaccuracy", 200))
 #: A loss counts only as far as the last this-many finished iterations all see it.
 AGREE = 3
 #: Changes when a review of the same game could come out differently.
-REVIEW_VERSION = f"1/bot{BOT_VERSION}/d{REVIEW_DEPTH}/n{REVIEW_BUDGET}/a{AGREE}"
+REVIEW_VERSION = f"2/bot{BOT_VERSION}/d{REVIEW_DEPTH}/n{REVIEW_BUDGET}/a{AGREE}"
 #: The analysis board's line of trial turns is at most this long.
 MAX_LINE = 64
 #: A turn's accuracy falls from 100 to 0 as its loss grows to this many centipoints.
@@ -210,6 +210,23 @@ def _points(u: Unload, *, chit_apart: bool) -> str:
     if chit_apart and u.chit == "steel":
         return f"for {u.gained} and the Steel chit"
     return f"for {u.gained}"
+
+
+def _points_words(centipoints: int) -> str:
+    """A number of points in words: "2.4 points", "1 point", "half a point"."""
+    points = round(abs(centipoints) / 100, 1)
+    if points == 0.5:
+        return "half a point"
+    text = f"{points:.1f}".removesuffix(".0")
+    return f"{text} point" if text == "1" else f"{text} points"
+
+
+def _margin_words(centipoints: int) -> str:
+    """A final margin from the mover's side in words: "finish 2.5 points ahead", "finish
+    level" (within a tenth of a point), "finish 0.1 points behind"."""
+    if abs(centipoints) < 10:
+        return "finish level"
+    return f"finish {_points_words(centipoints)} {'ahead' if centipoints > 0 else 'behind'}"
 
 
 def _signed(centipoints: int) -> str:
@@ -385,11 +402,12 @@ def explain(p: Position, action: int, unload: int, best_action: int, best_unload
     if line_reason is not None:
         return line_reason.text, line_reason.cells
     best_token = turn_token(best_action, best_unload, p)
-    return (f"CargoBot's search, {depth} turns deep, finds a final margin of "
-            f"{_signed(best_value)} for you after {best_token} "
-            f"({phrase(best_action, p, doing=True).lower()}) against "
-            f"{_signed(played_value)} after the turn played; try both on the analysis board.",
-            [])
+    return (f"{phrase(best_action, p, doing=True)} instead ({best_token}) is worth about "
+            f"{_points_words(best_value - played_value)} more to you by the Final Audit: "
+            f"looking {depth} turns ahead, CargoBot expects you to "
+            f"{_margin_words(best_value)} after it, and to {_margin_words(played_value)} "
+            "after the turn played. No single unload in the next turns makes the difference; "
+            "it is the position: try both on the analysis board.", [])
 
 
 LINE_PLIES = 4  # the expected line after a turn: the reply, ours, the reply, ours

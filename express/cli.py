@@ -27,8 +27,33 @@ from express.record import decode, parse_players, parse_seed
 _DECIMAL = re.compile(r"[0-9]+")
 
 
+class _HelpAsked(Exception):  # noqa: N818 - not an error: the reader asked for help
+    """`-h` / `--help` anywhere: print this parser's help on standard output, exit 0."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class _Help(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help="show this help and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        raise _HelpAsked(parser.format_help())
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports bad arguments as engine errors instead of exiting."""
+    """argparse that reports bad arguments as engine errors instead of exiting; `-h` and
+    `--help` print help (standard output, status 0), which is not an error."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
+        self.add_argument("-h", "--help", action=_Help)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise ExpressError(f"bad arguments: {message}")
@@ -145,14 +170,28 @@ def cmd_balance(args: argparse.Namespace) -> Any:
             f"{games} --seed {seed} --jobs {jobs}\n{balance_report(results)}")
 
 
+HELP = {
+    "start": "the start of a game (2 to 4 players, a seed): its view as JSON",
+    "replay": "play a game record (a file, or standard input); print the state reached",
+    "view": "what seat K sees of a game record",
+    "bot": "CargoBot's decision for seat K at a level, from that seat's view",
+    "bench": "random games for a few seconds; decisions per second",
+    "tournament": "bot against bot over many games: a plain-text report",
+    "balance": "self-play of one level: the seats' win rates, a plain-text report",
+}
+
+
 def _parser() -> _Parser:
-    parser = _Parser(prog="python -m express", description="The Cargo Express rules engine.",
-                     add_help=False, allow_abbrev=False)
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = _Parser(prog="python -m express", description="The Cargo Express rules engine. "
+                     "Every command prints one line of JSON (tournament and balance: a "
+                     "plain-text report); bad input exits with status 2 and prints "
+                     '{"error": ..., "at": ...}.', allow_abbrev=False)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
+                                metavar="command")
 
     def command(name: str, run: Any, *options: str, file: bool = False,
                 defaults: dict[str, str] | None = None) -> None:
-        p = sub.add_parser(name, add_help=False, allow_abbrev=False)
+        p = sub.add_parser(name, allow_abbrev=False, help=HELP[name], description=HELP[name])
         for option in options:
             p.add_argument(option, required=True)
         for option, value in (defaults or {}).items():
@@ -171,7 +210,7 @@ def _parser() -> _Parser:
             ("tournament", cmd_tournament,
              {"--pairings": "easy-random,medium-easy,hard-medium", "--players": "3"}),
             ("balance", cmd_balance, {"--level": "hard", "--players": "3"})):
-        p = sub.add_parser(name, add_help=False, allow_abbrev=False)
+        p = sub.add_parser(name, allow_abbrev=False, help=HELP[name], description=HELP[name])
         for option, value in {**defaults, "--games": "100", "--seed": "1",
                               "--jobs": "1"}.items():
             p.add_argument(option, default=value)
@@ -187,6 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         out = args.run(args)
+    except _HelpAsked as asked:
+        out = asked.text.rstrip("\n")
     except ExpressError as e:
         print(json.dumps({"error": str(e), "at": e.at}))
         return 2

@@ -32,7 +32,7 @@ from .audiences import send_on_commit_to_all, send_public_on_commit
 from .kinds import LiveGame, Result
 from .models import Game, Seat
 from .protocol import Code, GameError
-from .states import frame_state
+from .states import frame_state, state_of
 from .store import live, lock_game
 
 CLAIM_AFTER = dt.timedelta(seconds=60)
@@ -102,6 +102,16 @@ def _away_ms(seat: Seat, at: dt.datetime, start: dt.datetime) -> int | None:
 # --- what the state says ----------------------------------------------------------------------
 
 
+def _presence(game: Game) -> list[Seat]:
+    """The seats' presence as stored now. Never the loaded game's seats: a warm copy
+    (games.fast.warm) keeps the seats it was loaded with, which may be from before the opponent's
+    page opened (the false "Your opponent left" of issue #27), and sockets on other
+    processes change the rows without telling this one. One small query, only for live
+    online games (`tracks_presence`)."""
+    return list(Seat.objects.filter(game_id=game.id).order_by("index")
+                .only("index", "bot_level", "sockets", "left_at"))
+
+
 def started(game: Game, lg: LiveGame) -> bool:
     """Has every seat moved? Exact for timed games (the clock notes it); for untimed ones
     the ply is compared with the number of seats (exact when seats take turns in order),
@@ -128,7 +138,7 @@ def state(game: Game, lg: LiveGame, at: dt.datetime, final: bool = True
         return None
     return {
         "abortable": abortable,
-        "away": [_away_ms(s, at, game.created_at) for s in game.seat_list]
+        "away": [_away_ms(s, at, game.created_at) for s in _presence(game)]
         if tracked else None,
         "claim_after_ms": int(CLAIM_AFTER.total_seconds() * 1000) if tracked else None,
     }
@@ -142,6 +152,12 @@ def _player_seat(game: Game, actor: Actor | None, what: str) -> int:
     if game.is_over:
         raise GameError(Code.GAME_OVER, "the game is over", game.ply)
     return seat
+
+
+def _now(game: Game, seat: int) -> dict[str, Any]:
+    """The state as it is, sent after a refused abort or claim: the page's box then shows
+    what is true (the opponent is back, the game has started) instead of staying."""
+    return state_of(game, viewer=seat)
 
 
 def _ended_frame(game: Game, lg: LiveGame, seat: int, events: list[Any]) -> dict[str, Any]:
@@ -164,7 +180,8 @@ def abort(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
         moved = set(game.turns.values_list("seat", flat=True))
         if len(moved) >= len(game.seat_list):
             raise GameError(Code.BAD_REQUEST, "every player has moved: the game can no "
-                            "longer be aborted (resign instead)", game.ply)
+                            "longer be aborted (resign instead)", game.ply,
+                            _now(game, seat))
         lg = live(game)
         finish.abort_game(game, lg, seat, [])
         return _ended_frame(game, lg, seat, [])
@@ -192,7 +209,8 @@ def claim(game_id: str, *, actor: Actor | None, result: str) -> dict[str, Any]:
         for other in others:
             away = _away_ms(other, at, game.created_at)
             if not _human(game, other.index) or away is None:
-                raise GameError(Code.BAD_REQUEST, "your opponent is still here", game.ply)
+                raise GameError(Code.BAD_REQUEST, "your opponent is still here", game.ply,
+                                _now(game, seat))
             last_turn = game.turns.filter(seat=other.index).order_by("-ply") \
                 .values_list("created_at", flat=True).first()
             if last_turn is not None:  # a turn over HTTP, without a socket, is presence too
@@ -201,7 +219,7 @@ def claim(game_id: str, *, actor: Actor | None, result: str) -> dict[str, Any]:
                 wait = int(CLAIM_AFTER.total_seconds() - away // 1000)
                 raise GameError(Code.BAD_REQUEST, f"your opponent left less than "
                                 f"{int(CLAIM_AFTER.total_seconds())} s ago: wait {wait} s "
-                                "more", game.ply)
+                                "more", game.ply, _now(game, seat))
         events: list[Any] = []
         game.ended_by = seat
         fields = ["ended_by"]

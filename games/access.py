@@ -12,6 +12,10 @@ mode (`Game.mode`):
   is the reason they may not (yet). The game page, the socket, the events, the replay and
   the record ask it (the Daily Challenge's spoiler shield).
 
+- `@heading(name, mode=...)`: `describe(game) -> dict | None`, what the game page's header
+  says a game of that mode is: `{"title": ..., "facts": [...]}` (the Daily Challenge: its
+  date, difficulty, ranked or practice). Without one the games app words it
+  (`games.views.heading_of`).
 This module imports nothing of live play, so apps may register from their
 `AppConfig.ready()`.
 """
@@ -19,6 +23,7 @@ This module imports nothing of live play, so apps may register from their
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .actors import Actor
 from .models import Game
@@ -28,6 +33,8 @@ ViewerCheck = Callable[[Game, Actor | None], str | None]
 
 _OPEN: dict[str, tuple[str, OpenCheck]] = {}
 _VIEWER: dict[str, tuple[str, ViewerCheck]] = {}
+Heading = Callable[[Game], "dict[str, Any] | None"]
+_HEADING: dict[str, tuple[str, Heading]] = {}
 
 
 def on_open(name: str, *, mode: str) -> Callable[[OpenCheck], OpenCheck]:
@@ -51,9 +58,31 @@ def viewer_check(name: str, *, mode: str) -> Callable[[ViewerCheck], ViewerCheck
     return register
 
 
+def heading(name: str, *, mode: str) -> Callable[[Heading], Heading]:
+    """Decorator: `describe(game)` words the header of a game of `mode`."""
+
+    def register(describe: Heading) -> Heading:
+        _HEADING[name] = (mode, describe)
+        return describe
+
+    return register
+
+
+def heading_for(game: Game) -> dict[str, Any] | None:
+    """The header a registered `heading` gives the game, or None."""
+    for name in sorted(_HEADING):
+        mode, describe = _HEADING[name]
+        if mode == game.mode:
+            said = describe(game)
+            if said:
+                return said
+    return None
+
+
 def unregister(name: str) -> None:
     _OPEN.pop(name, None)
     _VIEWER.pop(name, None)
+    _HEADING.pop(name, None)
 
 
 def has_open_checks(mode: str) -> bool:

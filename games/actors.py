@@ -32,6 +32,9 @@ class Actor:
     guest_key: str | None = None
     bot_level: str | None = None
     name: str = ""
+    # A bot acts for one seat (several bot seats of one level may act at once); None: any
+    # seat it holds (games.bots, the one bot seat to move).
+    bot_seat: int | None = None
 
     @classmethod
     def member(cls, user: Any) -> Actor:
@@ -42,8 +45,8 @@ class Actor:
         return cls("guest", guest_key=guest_key, name="Guest")
 
     @classmethod
-    def bot(cls, level: str) -> Actor:
-        return cls("bot", bot_level=level)
+    def bot(cls, level: str, seat: int | None = None) -> Actor:
+        return cls("bot", bot_level=level, bot_seat=seat)
 
     @classmethod
     def of_user(cls, user: Any) -> Actor | None:
@@ -56,11 +59,17 @@ class Actor:
         return cls.guest(key) if key else None
 
     def holds(self, seat: Seat) -> bool:
+        """Does this actor act for `seat`? A member or guest who left a seat a bot took
+        over (`Seat.stand_in`) no longer does; that bot does."""
         if self.kind == "member":
-            return seat.user_id is not None and seat.user_id == self.user_id
+            return seat.user_id is not None and seat.user_id == self.user_id \
+                and not seat.stand_in
         if self.kind == "guest":
-            return seat.guest_key is not None and seat.guest_key == self.guest_key
-        return seat.bot_level is not None and seat.bot_level == self.bot_level
+            return seat.guest_key is not None and seat.guest_key == self.guest_key \
+                and not seat.stand_in
+        level = seat.playing_level
+        return level is not None and level == self.bot_level \
+            and self.bot_seat in (None, seat.index)
 
     def seat_fields(self) -> dict[str, Any]:
         """The Seat columns that record this actor."""

@@ -1,79 +1,41 @@
-"""Games with bot seats (casual games against CargoBot; docs/bot-games.md).
+"""Bot seats in the turn path: whether a game now waits on a bot (`after_change`), sending
+each bot's Celery task once the change that made it act has committed, and sending again the
+tasks that were lost (a broker that refused them, a sweep of games that waited too long).
+It imports nothing of the apply path, which imports it (games.play); the bot's decision
+itself, through that path, is `games.bot_games.play_bot_turn` (docs/bot-games.md).
 
 A bot's decision is computed by the Celery task `games.tasks.bot_turn(game_id, ply)`, sent
 only after the change that made the bot's seat act has committed, and played through
 `games.play.apply_turn` like anyone's, acting as `Actor.bot(level)`: a task for a ply that is
 no longer current does nothing. `bot_waiting_since` marks games waiting on a bot; a beat
 sweep (and opening the game page) re-sends tasks that were lost.
+
+In a game whose seats decide at the same time (`GameKind.seat_sequences`), every bot seat
+that is to act gets a task of its own, `bot_turn(game_id, number, seat=K)`, guarded by that
+seat's own count of decisions; so several bots decide at once and none waits for another.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-import random
 import threading
 import time
 from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
-from . import broadcast, clocks, metrics, play
-from .actors import Actor
-from .kinds import LiveGame, get_kind
+from . import broadcast
+from .kinds import LiveGame
 from .models import Game
-from .protocol import Code, GameError
 
 log = logging.getLogger(__name__)
 
 BOT_SWEEP_AFTER = timedelta(seconds=20)  # a game waiting this long on a bot is re-enqueued
 BOT_SWEEP_EXPIRES = 60  # seconds: a sweep's re-sent task is dropped if not started by then
-RANDOM = "random"
-
-
-def create_bot_game(*, actor: Actor | None, level: str, options: dict[str, Any],
-                    seat: str = RANDOM, game_type: str = "cargo-connect",
-                    time_control: str = "") -> Game:
-    """A casual game against CargoBot at `level`: `actor` (a member or a guest with a
-    browser session) takes the seat named `seat` ("blue", "orange" or "random"). A
-    member's game counts for the vs CargoBot rating; a guest's counts nowhere. With a live
-    `time_control` the player has a clock (CargoBot has none); correspondence is refused."""
-    kind = get_kind(game_type)
-    try:
-        control = clocks.parse(time_control)
-    except ValueError as e:
-        raise GameError(Code.BAD_REQUEST, str(e)) from None
-    if control is not None and not control.live:
-        raise GameError(Code.BAD_REQUEST, "a game against CargoBot is untimed or live, "
-                        f"not {control.label}")
-    if level not in kind.bot_levels:
-        raise GameError(Code.BAD_REQUEST,
-                        f"level must be {', '.join(kind.bot_levels)}, not {level!r}")
-    keys = [kind.seat_key(i) for i in range(2)]
-    if seat != RANDOM and seat not in keys:
-        raise GameError(Code.BAD_REQUEST,
-                        f"colour must be random, {' or '.join(keys)}, not {seat!r}")
-    if actor is None or actor.kind == "bot":
-        raise GameError(Code.NOT_A_PLAYER, "a game against CargoBot needs a member or a "
-                        "guest with a browser session")
-    human = keys.index(seat) if seat != RANDOM else random.SystemRandom().randrange(2)
-    seats: list[Actor | None] = [Actor.bot(level), Actor.bot(level)]
-    seats[human] = actor
-    return play.create_game(game_type=game_type, seats=seats, options=options,
-                            mode=Game.Mode.BOT, rated=actor.kind == "member",
-                            time_control=control.code if control else "")
-
-
-def active_bot_games(actor: Actor | None) -> list[Game]:
-    """The games against CargoBot a member or a guest is still playing."""
-    if actor is None or actor.kind == "bot":
-        return []
-    holder = Q(seats__user_id=actor.user_id) if actor.kind == "member" \
-        else Q(seats__guest_key=actor.guest_key)
-    games = Game.objects.filter(holder, mode=Game.Mode.BOT, status=Game.Status.ACTIVE)
-    return list(games.order_by("-created_at").prefetch_related("seats")[:10])
+RANDOM = "random"  # a seat drawn at random (games.bot_games)
 
 
 def after_change(game: Game, lg: LiveGame) -> list[str]:
@@ -88,15 +50,30 @@ def after_change(game: Game, lg: LiveGame) -> list[str]:
 
 
 def send_task_on_commit(game: Game) -> None:
-    """If the game now waits on a bot, send the bot's task for this ply once the
-    transaction commits (never before: the task must see the human's turn)."""
+    """If the game now waits on a bot, send the bot's task for this ply (one per bot seat
+    to act, in a game whose seats decide at the same time) once the transaction commits
+    (never before: the task must see the human's turn)."""
     if game.bot_waiting_since is None or game.is_over:
         return
-    game_id, ply = game.id, game.ply
-    # A broker that is down must not fail the human's committed turn: the task is kept and
-    # sent as soon as the broker answers (`resend`). In the embedded default it runs here.
-    # After the frames of the change: a quick worker's reply must not overtake them.
-    transaction.on_commit(lambda: broadcast.after_sends(lambda: send_or_keep(game_id, ply)))
+    for number, seat in due_tasks(game):
+        # A broker that is down must not fail the human's committed turn: the task is kept
+        # and sent as soon as the broker answers (`resend`). In the embedded default it runs
+        # here. After the frames of the change: a quick worker's reply must not overtake
+        # them.
+        transaction.on_commit(functools.partial(broadcast.after_sends, functools.partial(
+            send_or_keep, game.id, number, seat)))
+
+
+def due_tasks(game: Game) -> list[tuple[int, int | None]]:
+    """The bot tasks a game waiting on bots needs now: (the number the decision carries,
+    the seat) for each bot seat to act in a game with seat sequences, else one task for
+    the game's ply (its bot seat found by the task)."""
+    if not game.kind.seat_sequences:
+        return [(game.ply, None)]
+    from .store import live
+
+    lg = live(game)
+    return [(lg.sequence(seat), seat) for seat in lg.acting() if seat in game.bot_seats]
 
 
 class Resender:
@@ -106,14 +83,16 @@ class Resender:
 
     def __init__(self, every: float = 1.0) -> None:
         self.every = every
-        self.pending: dict[str, int] = {}
+        self.pending: dict[tuple[str, int | None], int] = {}
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
 
-    def keep(self, game_id: str, ply: int, error: BaseException) -> None:
+    def keep(self, game_id: str, ply: int, error: BaseException, seat: int | None = None
+             ) -> None:
+        key = (game_id, seat)
         with self.lock:
             first = not self.pending
-            self.pending[game_id] = max(ply, self.pending.get(game_id, ply))
+            self.pending[key] = max(ply, self.pending.get(key, ply))
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self.run, name="bot-resend",
                                                daemon=True)
@@ -131,11 +110,11 @@ class Resender:
                     return
                 batch = dict(self.pending)
             try:
-                for game_id, ply in batch.items():
-                    enqueue_bot_turn(game_id, ply, expires=BOT_SWEEP_EXPIRES)
+                for (game_id, seat), ply in batch.items():
+                    _enqueue(game_id, ply, seat, expires=BOT_SWEEP_EXPIRES)
                     with self.lock:
-                        if self.pending.get(game_id) == ply:
-                            del self.pending[game_id]
+                        if self.pending.get((game_id, seat)) == ply:
+                            del self.pending[(game_id, seat)]
             except Exception:  # still down (or the eager task failed): try again later
                 continue
             log.warning("the Celery broker answers again; CargoBot's tasks were re-sent")
@@ -144,61 +123,31 @@ class Resender:
 resender = Resender()
 
 
-def send_or_keep(game_id: str, ply: int) -> None:
+def send_or_keep(game_id: str, ply: int, seat: int | None = None) -> None:
     from kombu.exceptions import OperationalError
 
     try:
-        enqueue_bot_turn(game_id, ply)
+        _enqueue(game_id, ply, seat)
     except (OperationalError, OSError) as error:  # the broker is down
-        resender.keep(game_id, ply, error)
+        resender.keep(game_id, ply, error, seat)
     except Exception:  # the eager task itself failed: the committed turn stands
         log.exception("CargoBot's task for game %s at ply %s failed", game_id, ply)
 
 
+def _enqueue(game_id: str, ply: int, seat: int | None, **options: Any) -> None:
+    if seat is None:
+        enqueue_bot_turn(game_id, ply, **options)
+    else:
+        enqueue_bot_turn(game_id, ply, seat=seat, **options)
+
+
 def enqueue_bot_turn(game_id: str, ply: int, **options: Any) -> None:
-    """Send the bot's task for (game, ply); with CELERY_TASK_ALWAYS_EAGER it runs now."""
+    """Send the bot's task for (game, ply), or with `seat=K` for that bot seat's decision
+    numbered `ply`; with CELERY_TASK_ALWAYS_EAGER it runs now."""
     from .tasks import bot_turn
 
-    bot_turn.apply_async((game_id, ply), **options)
-
-
-def play_bot_turn(game_id: str, ply: int, *, quick: bool = False) -> str:
-    """The bot's decision at `ply`, through `apply_turn`. Does nothing if the game is gone,
-    over, or no longer at `ply` with a bot to move. Returns what happened: "played", or why
-    nothing was ("stale_ply", "game_over", "duplicate", ...). `quick` thinks at the kind's
-    quick level instead of the seat's (the task's fallback when time runs short)."""
-    from .store import get_game, live
-
-    try:
-        game = get_game(game_id)
-    except GameError:
-        return "not_found"
-    if not game.bot_seats:
-        return "not_a_bot_game"
-    if game.is_over:
-        return "game_over"
-    if game.ply != ply:
-        return "stale_ply"
-    lg = live(game)
-    seat = next((s for s in lg.acting() if s in game.bot_seats), None)
-    if seat is None:
-        return "not_your_turn"
-    seat_level = game.seat_list[seat].bot_level
-    assert seat_level is not None
-    # Thinking happens outside the transaction: no row lock is held meanwhile.
-    level = game.kind.quick_bot_level if quick and game.kind.quick_bot_level else seat_level
-    token = game.kind.bot_decision(lg, seat, level, game.bot_seed or 0)
-    try:
-        result = play.apply_turn(game_id, actor=Actor.bot(seat_level), ply=ply, token=token)
-    except GameError as refused:  # the game moved on (a resign, another copy of this task)
-        if refused.error == Code.ILLEGAL:
-            log.error("CargoBot chose an illegal turn %r in game %s at ply %s: %s",
-                      token, game_id, ply, refused.message)
-        return refused.code
-    if result.duplicate:
-        return "duplicate"
-    metrics.bot_played(game.bot_waiting_since)
-    return "played"
+    seat = options.pop("seat", None)
+    bot_turn.apply_async((game_id, ply) if seat is None else (game_id, ply, seat), **options)
 
 
 def stalled_bot_games(older_than: timedelta = BOT_SWEEP_AFTER) -> list[tuple[str, int]]:
@@ -214,7 +163,7 @@ def sweep_bot_games(older_than: timedelta = BOT_SWEEP_AFTER) -> list[str]:
     are harmless: the task plays once per ply."""
     swept = []
     for game_id, ply in stalled_bot_games(older_than):
-        enqueue_bot_turn(game_id, ply, expires=BOT_SWEEP_EXPIRES)
+        _enqueue_due(game_id, ply)
         swept.append(game_id)
     if swept:
         log.info("re-sent CargoBot's turn for %d game(s): %s", len(swept), ", ".join(swept))
@@ -227,6 +176,19 @@ def nudge_bot(game: Game) -> bool:
     since = game.bot_waiting_since
     if since is None or game.is_over or timezone.now() - since < BOT_SWEEP_AFTER:
         return False
-    enqueue_bot_turn(game.id, game.ply, expires=BOT_SWEEP_EXPIRES)
+    for number, seat in due_tasks(game):
+        _enqueue(game.id, number, seat, expires=BOT_SWEEP_EXPIRES)
     return True
+
+
+def _enqueue_due(game_id: str, ply: int) -> None:
+    """The sweep's re-sent tasks for a game that waited too long at `ply`."""
+    from .store import get_game
+
+    game = get_game(game_id)
+    if not game.kind.seat_sequences:
+        enqueue_bot_turn(game_id, ply, expires=BOT_SWEEP_EXPIRES)
+        return
+    for number, seat in due_tasks(game):
+        _enqueue(game_id, number, seat, expires=BOT_SWEEP_EXPIRES)
 

@@ -10,14 +10,21 @@ A time control is one of
   turn; it does not add up).
 
 The server owns the clocks. A seat is charged the time between the frame that put it to
-move (`since`: when that change was made) and its turn's arrival, less `LAG_ALLOWANCE_MS`
-(never below nothing); its flag falls when that charge exceeds its time left, i.e. at
-`since + left + LAG_ALLOWANCE_MS` (`flag_at`). No clock runs until every seat has made its
-first decision: before then either player may abort (games.abandonment). Seats without a
-clock (CargoBot's) are never charged.
+move (its clock's start: when that change was made) and its decision's arrival, less
+`LAG_ALLOWANCE_MS` (never below nothing); its flag falls when that charge exceeds its time
+left, i.e. at `start + left + LAG_ALLOWANCE_MS`. Several seats may run at once (decisions
+made at the same time), each from its own start; `flag_at` is the earliest fall. No clock
+runs until every seat has made its first decision: before then either player may abort
+(games.abandonment). Seats without a clock (CargoBot's) are never charged.
 
-The clock's row data (`Game.clock`): `{"left": [ms or None per seat], "moved": [seats]}`:
-each seat's time left as of `since`, and the seats that have moved (kept until all have).
+The clock's row data (`Game.clock`, with `Game.clock_since`):
+`{"left": [ms or None per seat], "moved": [seats], "running": [seats],
+"started_ms": [ms after clock_since or None per seat]}`: each seat's time left as of its
+clock's start (running) or its stop, the seats that have moved (kept until all have), the
+running seats; `clock_since` is when the earliest running clock started, and
+`"started_ms"`, present only when the running clocks started at different moments, when
+each started. A row without it (every row before several clocks could run) means every
+running clock started at `clock_since`.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 LAG_ALLOWANCE_MS = 1_000  # per turn: the network both ways and the page drawing the turn
@@ -107,102 +114,155 @@ def label(code: str) -> str:
 # --- one game's clocks ----------------------------------------------------------------------
 
 
+_ONE_MS = dt.timedelta(milliseconds=1)
+
+
 def _ms(delta: dt.timedelta) -> int:
-    return int(delta.total_seconds() * 1000)
+    """Whole milliseconds, in integers (a float's `1.001 * 1000` is 1000.99…)."""
+    return delta // _ONE_MS
 
 
 @dataclass
 class Clocks:
-    """A game's clocks between loading and saving its row: each seat's time left as of
-    `since` (None: no clock), the seats that have moved (until all have), the seats whose
-    clock runs and since when (`since` None: none runs)."""
+    """A game's clocks between loading and saving its row: each seat's time left (None: no
+    clock) as of the moment its clock started if it runs, else as of now; the seats that
+    have moved (until all have); and when each running seat's clock started (`starts`).
+    Any number of seats may run at once (simultaneous decisions), each charged from its own
+    start: a seat that decides stops its clock, a seat that becomes acting starts its own,
+    the others run on."""
 
     control: TimeControl
     left: list[int | None]
     moved: list[int]
-    running: list[int]
-    since: dt.datetime | None
+    starts: dict[int, dt.datetime] = field(default_factory=dict)
 
     @classmethod
     def new(cls, control: TimeControl, clocked: Sequence[bool]) -> Clocks:
-        return cls(control, [control.base_ms if c else None for c in clocked], [], [], None)
+        return cls(control, [control.base_ms if c else None for c in clocked], [], {})
 
     @classmethod
     def load(cls, control: TimeControl, data: dict[str, Any], since: dt.datetime | None
              ) -> Clocks:
-        running = list(data.get("running", [])) if since is not None else []
-        return cls(control, list(data["left"]), list(data.get("moved", [])), running, since)
+        """From the row: `data` is `Game.clock`, `since` its `clock_since` (when the
+        earliest running clock started). Without `"started_ms"` (every row written before
+        several clocks could run at once, and any row whose running clocks started
+        together) every running clock started at `since`."""
+        starts: dict[int, dt.datetime] = {}
+        if since is not None:
+            offsets = data.get("started_ms") or []
+            for seat in data.get("running", []):
+                offset = offsets[seat] if seat < len(offsets) else None
+                starts[seat] = since + dt.timedelta(milliseconds=offset or 0)
+        return cls(control, list(data["left"]), list(data.get("moved", [])), starts)
 
     def dump(self) -> dict[str, Any]:
-        return {"left": self.left, "moved": self.moved, "running": self.running}
+        """The row's `Game.clock` (with `since` as `clock_since`). `"started_ms"` (ms after
+        `since`, per seat; None: not running) only when the running clocks started at
+        different moments, so a row with one running clock is as it always was."""
+        data: dict[str, Any] = {"left": self.left, "moved": self.moved,
+                                "running": self.running}
+        since = self.since
+        if since is not None and any(start != since for start in self.starts.values()):
+            data["started_ms"] = [_ms(self.starts[s] - since) if s in self.starts else None
+                                  for s in range(len(self.left))]
+        return data
+
+    @property
+    def running(self) -> list[int]:
+        """The seats whose clock runs, in seat order."""
+        return sorted(self.starts)
+
+    @property
+    def since(self) -> dt.datetime | None:
+        """When the earliest running clock started (the row's `clock_since`; None: none
+        runs)."""
+        return min(self.starts.values(), default=None)
 
     @property
     def started(self) -> bool:
         """Has every seat made its first decision? (Clocks run only from then on.)"""
         return len(set(self.moved)) >= len(self.left)
 
-    def _used(self, at: dt.datetime) -> int:
-        """What a running clock is charged at `at`: the time since `since`, less the lag
-        allowance, never below nothing."""
-        assert self.since is not None
-        return max(0, _ms(at - self.since) - LAG_ALLOWANCE_MS)
+    def _used(self, seat: int, at: dt.datetime) -> int:
+        """What `seat`'s running clock is charged at `at`: the time since it started, less
+        the lag allowance, never below nothing."""
+        return max(0, _ms(at - self.starts[seat]) - LAG_ALLOWANCE_MS)
+
+    def _stop_one(self, seat: int, at: dt.datetime) -> None:
+        """`seat`'s clock stops at `at`, keeping the time it used (no increment)."""
+        left = self.left[seat]
+        assert left is not None
+        self.left[seat] = max(0, left - self._used(seat, at))
+        del self.starts[seat]
 
     def start(self, acting: Iterable[int], at: dt.datetime) -> None:
-        """From `at`, the clocks of the acting seats run (if the clocks have started)."""
-        self.running = [s for s in acting if self.left[s] is not None] if self.started else []
-        self.since = at if self.running else None
+        """From `at`, the clocks of the acting seats run (if the clocks have started): a
+        clock already running keeps running from its own start, the others start at `at`;
+        a running clock whose seat no longer acts stops, keeping the time it used."""
+        clocked = [s for s in acting if self.left[s] is not None] if self.started else []
+        for seat in [s for s in self.starts if s not in clocked]:
+            self._stop_one(seat, at)
+        for seat in clocked:
+            self.starts.setdefault(seat, at)
 
     def after_turn(self, seat: int, at: dt.datetime, acting: Sequence[int],
                    over: bool) -> None:
-        """The bookkeeping of one decision at `at`: charge `seat` (less the lag allowance)
-        and add the increment (live) or give it a new turn's time (correspondence); note
-        that it moved; start the clocks of the seats acting next (none once over)."""
+        """The bookkeeping of one decision at `at`: charge `seat` the time since its own
+        clock started (less the lag allowance) and add the increment (live) or give it a
+        new turn's time (correspondence); note that it moved; then the clocks of the seats
+        acting next run (`start`: the seats still deciding keep theirs running; none once
+        over). A timed-out decision the site made for a seat is one too: its charge is all
+        it had left."""
         left = self.left[seat]
-        if left is not None and self.since is not None and seat in self.running:
+        if left is not None and seat in self.starts:
             if self.control.live:
-                self.left[seat] = max(0, left - self._used(at)) + self.control.increment_ms
+                self.left[seat] = max(0, left - self._used(seat, at)) + \
+                    self.control.increment_ms
             else:
                 self.left[seat] = self.control.base_ms
+            del self.starts[seat]
         if not self.started and seat not in self.moved:
             self.moved = sorted([*self.moved, seat])
         self.start([] if over else acting, at)
 
+    def ran_out(self, seat: int) -> None:
+        """`seat`'s clock fell and the seat is out (no decision made for it): it shows 0
+        and stops. The others run on (the caller then `start`s the seats acting)."""
+        self.starts.pop(seat, None)
+        if self.left[seat] is not None:
+            self.left[seat] = 0
+
     def stop(self, at: dt.datetime) -> None:
         """The game ended at `at`: the running clocks keep the time they used (no
         increment), and none runs any more."""
-        if self.since is not None:
-            used = self._used(at)
-            for seat in self.running:
-                left = self.left[seat]
-                assert left is not None
-                self.left[seat] = max(0, left - used)
-        self.running, self.since = [], None
+        for seat in list(self.starts):
+            self._stop_one(seat, at)
+
+    def _falls_at(self, seat: int) -> dt.datetime:
+        return self.starts[seat] + dt.timedelta(
+            milliseconds=(self.left[seat] or 0) + LAG_ALLOWANCE_MS)
 
     @property
     def flag_at(self) -> dt.datetime | None:
-        """When the first running clock falls (None: none runs)."""
-        if self.since is None or not self.running:
-            return None
-        shortest = min(self.left[s] or 0 for s in self.running)
-        return self.since + dt.timedelta(milliseconds=shortest + LAG_ALLOWANCE_MS)
+        """When the first running clock falls, each from its own start (None: none
+        runs)."""
+        return min((self._falls_at(s) for s in self.starts), default=None)
 
     def fallen_seats(self, at: dt.datetime) -> list[int]:
-        """The running seats whose time has run out by `at` (after `flag_at`)."""
-        if self.since is None:
-            return []
-        used = _ms(at - self.since) - LAG_ALLOWANCE_MS
-        return [s for s in self.running if (self.left[s] or 0) < used]
+        """The running seats whose time has run out by `at` (after their own fall, `start
+        + left + LAG_ALLOWANCE_MS`: the moment `flag_at` names for the first), the first to
+        fall first."""
+        fallen = [s for s in self.running if at > self._falls_at(s)]
+        return sorted(fallen, key=lambda s: (self._falls_at(s), s))
 
     def remaining(self, at: dt.datetime) -> list[int | None]:
         """Each seat's time left at `at`, as the page shows it (without the lag
         allowance: a clock shown at 0 may still have it)."""
         now = list(self.left)
-        if self.since is not None:
-            used = max(0, _ms(at - self.since))
-            for seat in self.running:
-                left = now[seat]
-                assert left is not None
-                now[seat] = max(0, left - used)
+        for seat, start in self.starts.items():
+            left = now[seat]
+            assert left is not None
+            now[seat] = max(0, left - max(0, _ms(at - start)))
         return now
 
     def state(self, at: dt.datetime) -> dict[str, Any]:

@@ -220,10 +220,17 @@ class FrameConsumer(FastDispatch):
         except StopConsumer:
             pass
 
+    closed = False  # a close was sent: nothing more goes out (issue #28, point 6)
+
     def _client_send(self, send: Any) -> Callable[[dict[str, Any]], Awaitable[None]]:
         async def send_to_client(message: dict[str, Any]) -> None:
-            if self.gone:
+            # After a close, uvicorn raises on any further message ("Unexpected ASGI
+            # message 'websocket.close', after sending 'websocket.close'"): frames queued
+            # behind a 4429 would each close again, a traceback apiece. Dropped here.
+            if self.gone or self.closed:
                 return
+            if message.get("type") == "websocket.close":
+                self.closed = True
             try:
                 await send(message)
             except OSError:  # uvicorn's ClientDisconnected: the client went away
@@ -308,6 +315,8 @@ class FrameConsumer(FastDispatch):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
                       **kwargs: Any) -> None:
+        if self.closed:  # frames that arrived after this socket closed: not read
+            return
         if not self.allow_frame():
             if self.budget.strikes > FLOOD_STRIKES:
                 await self.close(code=CLOSE_FLOODING)
@@ -361,6 +370,13 @@ class FrameConsumer(FastDispatch):
         metrics.refused(code.code)
         await self.send_json(GameError(code, message, ply).frame())
 
+    async def refuse(self, code: int) -> None:
+        """Refuse a socket with `code`: accepted first, then closed, because a socket
+        closed before it is accepted reaches the browser as an HTTP 403 with no code, and
+        the page would reconnect blindly (static/js/live/socket.js reads the code)."""
+        await self.accept()
+        await self.close(code=code)
+
     async def database_down(self, error: Exception) -> None:
         """The frame's service call met a database that does not answer: its transaction did
         not commit. Say so, and close (1013) for the client to come back later."""
@@ -410,6 +426,7 @@ class GameConsumer(FrameConsumer):
     seat: int | None = None
     client_ply = 0  # the ply the client has been sent frames up to
     client_rev = 0  # the game row's revision the client has been sent frames up to
+    max_token = MAX_TOKEN_LENGTH  # the game kind's longest token
     counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
     present = False  # this socket is counted on its seat (games.abandonment)
     mode = ""
@@ -422,16 +439,16 @@ class GameConsumer(FrameConsumer):
         try:
             state = await service(self.load_state)()
         except GameError as refused:
-            await self.close(code=CLOSE_HIDDEN if refused.error == Code.HIDDEN
-                             else CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_HIDDEN if refused.error == Code.HIDDEN
+                              else CLOSE_NOT_FOUND)
             return
         except DATABASE_DOWN as error:
             log_database_down(error)
-            await self.close(code=CLOSE_TRY_AGAIN)
+            await self.refuse(CLOSE_TRY_AGAIN)
             return
         if self.seat is None and (self.actor is None or self.actor.kind != "member"):
             if not self.count_anonymous():
-                await self.close(code=CLOSE_TOO_MANY)
+                await self.refuse(CLOSE_TOO_MANY)
                 return
         self.guard = SessionGuard(self.scope)
         await self.join(self.group)
@@ -487,6 +504,7 @@ class GameConsumer(FrameConsumer):
         if reason:
             raise GameError(Code.HIDDEN, reason)
         self.mode = game.mode
+        self.max_token = game.kind.max_token_length
         self.seat = services.seat_of(game, self.actor)
         self.present = services.player_arrived(game, self.seat)
         lg = services.live(game)
@@ -534,7 +552,7 @@ class GameConsumer(FrameConsumer):
         elif kind == "turn":
             ply, token = _ply(content.get("ply")), content.get("token")
             if ply is None or not isinstance(token, str) or not token \
-                    or len(token) > MAX_TOKEN_LENGTH:
+                    or len(token) > self.max_token:
                 await self.send_error(Code.BAD_FRAME, 'a turn is {"type": "turn", "ply": int, '
                                       '"token": str}')
                 return
@@ -572,7 +590,7 @@ class GameConsumer(FrameConsumer):
         except GameError as refused:
             metrics.refused(refused.code)
             await self.send_json(refused.frame())
-            if refused.error == Code.STALE_PLY and refused.state is not None:
+            if refused.state is not None:  # a stale ply, a refused abort or claim
                 await self.send_json({"type": "state", "state": refused.state})
             if self.revoked:
                 await self.close(code=CLOSE_SIGNED_OUT)

@@ -36,8 +36,10 @@ def finish(game: Game, lg: LiveGame, termination: str, save: list[str],
     called when the opponent left); by default it is the kind's."""
     result = result or lg.result()
     assert result is not None, "finish() needs a game that is over"
-    resigned = set(lg.resigned)
     seats = game.seat_list
+    leavers = {s.index for s in seats if s.stand_in}
+    result = _leavers_last(result, leavers)
+    resigned = set(lg.resigned) | leavers
     for seat in seats:
         seat.score = result.scores[seat.index] if result.scores else None
         seat.place = result.places[seat.index]
@@ -50,6 +52,18 @@ def finish(game: Game, lg: LiveGame, termination: str, save: list[str],
     stopped = clocks.stop_game(game, game.finished_at)
     game.save(update_fields=[*save, *stopped, "status", "termination", "finished_at"])
     _run_handlers(results.Ending(game))
+
+
+def _leavers_last(result: Result, leavers: set[int]) -> Result:
+    """The result with the seats whose holders left (a bot played them on) in last place,
+    shared among them; the others keep their order among themselves."""
+    if not leavers:
+        return result
+    stayed = [s for s in range(len(result.places)) if s not in leavers]
+    places = [len(stayed) + 1] * len(result.places)
+    for seat in stayed:
+        places[seat] = 1 + sum(result.places[o] < result.places[seat] for o in stayed)
+    return Result(scores=result.scores, places=tuple(places))
 
 
 def abort_game(game: Game, lg: LiveGame, seat: int, save: list[str]) -> None:

@@ -21,7 +21,7 @@ from django.db import connection
 from .audiences import frame_viewer
 from .kinds import EVERYTHING, Viewer
 from .models import Game
-from .protocol import SITE_ENDINGS, turn_frame
+from .protocol import turn_frame
 from .states import frame_state, player_info, state_of
 from .store import get_game, live, replayed
 
@@ -154,8 +154,7 @@ def replay_data(game_id: str, *, viewer: Viewer = None) -> dict[str, Any]:
         turns.append({"ply": turn.ply, "token": token, "seat": turn.seat,
                       "side": kind.seat_key(turn.seat),
                       "events": lg.events_for(turn.events, viewer)})
-    if game.resigned_seats or game.status == Game.Status.VOIDED \
-            or game.termination in SITE_ENDINGS:  # the last state says how it ended
+    if game.is_over:  # the last state says how it ended, and what it did to the ratings
         states[-1] = _replay_state(game, live(game), viewer, final=True)
     resigned = game.resigned_seats
     return {"id": game.id, "states": states, "turns": turns,

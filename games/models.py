@@ -75,7 +75,7 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     tokens = models.JSONField(default=list)
     # Bumped by every write of the row (`save`, and the turn's conditional write in
-    # games.store): a process's cached copy (games.warm) is current while it matches.
+    # games.store): a process's cached copy (games.fast.warm) is current while it matches.
     revision = models.PositiveIntegerField(default=0)
 
     status = models.CharField(
@@ -86,9 +86,11 @@ class Game(models.Model):
     void_reason = models.CharField(max_length=200, blank=True, default="")
 
     # The clocks (games.clocks): the time control ("" untimed, "5+3" live, "3d" days per
-    # turn); each seat's time left in ms as of `clock_since` (None: the seat has no clock,
-    # e.g. CargoBot's) and the seats that have moved until every one has; since when the
-    # running clock runs (None: none runs); when it falls (the scheduled check's index).
+    # turn); each seat's time left in ms as of its clock's start or stop (None: the seat
+    # has no clock, e.g. CargoBot's), the seats that have moved until every one has, the
+    # running seats; since when the earliest running clock runs (None: none runs; several
+    # may run, each from its own start, `clock["started_ms"]`); when the first falls (the
+    # scheduled check's index).
     time_control = models.CharField(max_length=8, blank=True, default="")
     clock = models.JSONField(null=True, blank=True)
     clock_since = models.DateTimeField(null=True, blank=True)
@@ -151,7 +153,8 @@ class Game(models.Model):
 
     @property
     def bot_seats(self) -> list[int]:
-        return [s.index for s in self.seat_list if s.bot_level]
+        """The seats a bot plays: bot seats, and seats a bot took over from a leaver."""
+        return [s.index for s in self.seat_list if s.bot_level or s.stand_in]
 
     @property
     def bot_level(self) -> str | None:
@@ -170,7 +173,9 @@ class Game(models.Model):
 
     @property
     def resigned_seats(self) -> list[int]:
-        return [s.index for s in self.seat_list if s.resigned]
+        """The seats out of the kind's game (resigned, or out on time). A seat whose holder
+        left and a bot plays on (`Seat.stand_in`) is still in it."""
+        return [s.index for s in self.seat_list if s.resigned and not s.stand_in]
 
 
 class Seat(models.Model):
@@ -194,10 +199,18 @@ class Seat(models.Model):
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True, default="")
     resigned = models.BooleanField(default=False)
+    # The bot level that plays on for a holder who left a game of more than two seats, when
+    # the kind hands a leaver's seat to a bot (`GameKind.leaver_stand_in`); the holder stays
+    # recorded, takes last place, and no longer acts for the seat.
+    stand_in = models.CharField(max_length=8, null=True, blank=True)
     # Presence, for claims in live games (games.abandonment): the holder's open sockets
     # on this game and since when it has had none (None: connected, or not tracked).
     sockets = models.PositiveSmallIntegerField(default=0)
     left_at = models.DateTimeField(null=True, blank=True)
+    # Timed-out decisions in a row: each decision the site made for this seat when its clock
+    # fell (the kind's `timeout_decision`, games.timeouts) adds one; the seat's own next
+    # decision sets it back to 0 (the rule "two timeouts in a row make a leaver" reads it).
+    timeouts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "index"]
@@ -215,6 +228,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} seat {self.index}"
+
+    @property
+    def playing_level(self) -> str | None:
+        """The level of the bot that plays this seat (its own, or a leaver's stand-in)."""
+        return self.bot_level or self.stand_in
 
     def holder_name(self, kind: GameKind) -> str | None:
         """The name pages show for the holder: the bot's (in `kind`'s words), the
@@ -252,13 +270,17 @@ class Turn(models.Model):
 
 
 class Challenge(models.Model):
-    """A seek in the lobby (`public`) or a challenge by link: the first other signed-in
-    player to accept it starts a game. `seat` is the creator's seat (None: drawn at
-    random when accepted); `time_control` is the game's (games.clocks)."""
+    """A table (docs/tables.md): a seek in the lobby (`public`) or a challenge by link,
+    with `seat_count` seats (from the kind) that people join and leave until the start.
+    `creator` is the host. `seat` is the host's seat (None: every seat is drawn at random
+    when the table starts; otherwise the seats are as people chose them). The table starts
+    when its last seat is taken, or when the host starts it early with bots in the empty
+    seats. `time_control` is the game's (games.clocks); a `rated` table takes members
+    only and no bots (untimed tables are never rated)."""
 
     class Status(models.TextChoices):
         OPEN = "open"
-        ACCEPTED = "accepted"
+        ACCEPTED = "accepted"  # started: `game` is its game
         CANCELLED = "cancelled"
 
     id = models.CharField(primary_key=True, max_length=ID_LENGTH, default=new_id, editable=False)
@@ -270,6 +292,8 @@ class Challenge(models.Model):
     options = models.JSONField(default=dict)
     rules = models.CharField(max_length=8)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    rated = models.BooleanField(default=True)
     time_control = models.CharField(max_length=8, blank=True, default="")  # games.clocks
     status = models.CharField(
         max_length=9, choices=Status.choices, default=Status.OPEN, db_index=True
@@ -304,6 +328,72 @@ class Challenge(models.Model):
     def color(self) -> str:
         """The creator's seat by name, or "random"."""
         return "random" if self.seat is None else self.kind.seat_key(self.seat)
+
+    @property
+    def placed(self) -> bool:
+        """Are the seats as people chose them (else drawn at random at the start)?"""
+        return self.seat is not None
+
+    @property
+    def seat_rows(self) -> list[TableSeat]:
+        """The table's taken seats in order, loaded once."""
+        cached: list[TableSeat] | None = getattr(self, "_table_seats", None)
+        if cached is None:
+            cached = sorted(self.table_seats.all(), key=lambda s: s.index)
+            self._table_seats = cached
+        return cached
+
+    def forget_seats(self) -> None:
+        """Read the seats again at the next `seat_rows`."""
+        self.__dict__.pop("_table_seats", None)
+
+
+class TableSeat(models.Model):
+    """One taken seat of an open table (a `Challenge`): a member, a guest (by browser
+    session) or a bot at a level, at `index` (0 … seat_count − 1). The rows stay after
+    the start, as the table was."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE,
+                                  related_name="table_seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="table_seats",
+    )
+    guest_key = models.CharField(max_length=64, null=True, blank=True)
+    bot_level = models.CharField(max_length=8, null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["challenge", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "index"],
+                                    name="tableseat_unique_index"),
+            models.UniqueConstraint(fields=["challenge", "user"],
+                                    condition=models.Q(user__isnull=False),
+                                    name="tableseat_one_per_member"),
+            models.UniqueConstraint(fields=["challenge", "guest_key"],
+                                    condition=models.Q(guest_key__isnull=False),
+                                    name="tableseat_one_per_guest"),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, guest_key__isnull=True,
+                             bot_level__isnull=True)
+                    | models.Q(user__isnull=True, guest_key__isnull=False,
+                               bot_level__isnull=True)
+                    | models.Q(user__isnull=True, guest_key__isnull=True,
+                               bot_level__isnull=False)
+                ),
+                name="tableseat_one_holder",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenge_id} seat {self.index}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
 
 
 class GameReview(models.Model):

@@ -29,7 +29,7 @@ from .audiences import frame_viewer, send_on_commit_to_all
 from .fast import turns as fast_turns
 from .fast import warm
 from .history import turn_frames
-from .kinds import KindError, get_kind
+from .kinds import KindError, LiveGame, get_kind
 from .models import Game, Seat, Turn
 from .protocol import Code, GameError, SignedOut
 from .states import frame_state, rematch_info, state_of
@@ -144,6 +144,7 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
             events = lg.apply(seat, token)
         except KindError as e:
             raise GameError(Code.ILLEGAL, str(e), game.ply) from None
+        timeouts.decided_itself(game, seat)
         turn = Turn.objects.create(game=game, ply=game.ply, token=token, seat=seat,
                                    events=events)
         fields = advanced(game, lg, seat)
@@ -178,6 +179,22 @@ def _stale(game: Game, number: int, expected: int, played: bool) -> str:
             else f"your next decision is {expected}, not {number}")
 
 
+def decide_for_seat(game: Game, lg: LiveGame, seat: int, token: str) -> TurnResult:
+    """The site decides for `seat` in a game the caller's transaction has locked (its
+    clock fell: the kind's `timeout_decision`, games.timeouts): applied, stored, charged
+    and sent as any turn of the locked path. KindError if the kind refuses it."""
+    ply = lg.ply
+    events = lg.apply(seat, token)
+    turn = Turn.objects.create(game=game, ply=ply, token=token, seat=seat, events=events)
+    fields = advanced(game, lg, seat)
+    if lg.over:
+        finish.finish(game, lg, Termination.PLAYED_OUT, fields)
+    else:
+        game.save(update_fields=fields)
+    transaction.on_commit(lambda: warm.keep(game, lg))
+    return sent(game, turn, lg)
+
+
 @timeouts.flag_when_fallen
 def resign(game_id: str, *, actor: Actor | None, ply: int | None = None) -> dict[str, Any]:
     """A player resigns at any time during the game (`ply` is what their client knew);
@@ -200,10 +217,21 @@ def resign_seat(game_id: str, seat: int, termination: str = Termination.RESIGNED
         return _resign(game, seat, termination)
 
 
+def leave(game: Game, seat: int, termination: str) -> dict[str, Any]:
+    """In a transaction that locked `game`: the site puts `seat` out (its clock timed out
+    twice in a row or ran out, games.timeouts), as if it resigned: a bot plays the seat on
+    or it goes dormant, as the kind says, or with two seats the game ends."""
+    return _resign(game, seat, termination)
+
+
 def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
     if game.is_over:
         raise GameError(Code.GAME_OVER, "the game is over", game.ply)
     lg = live(game)
+    level = game.kind.leaver_stand_in
+    row = game.seat_list[seat]
+    if level and len(game.seat_list) > 2 and not row.playing_level and not row.resigned:
+        return _hand_to_bot(game, lg, seat, level)
     try:
         events = lg.resign(seat)
     except KindError as e:
@@ -219,6 +247,24 @@ def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
     sent = send_on_commit_to_all(game, lambda viewer: {
         "type": "resigned", "ply": game.ply, "seat": seat, "side": game.kind.seat_key(seat),
         "events": lg.events_for(events, viewer), "state": frame_state(game, lg, viewer)})
+    bots.send_task_on_commit(game)
+    return sent.frame(seat)
+
+
+def _hand_to_bot(game: Game, lg: LiveGame, seat: int, level: str) -> dict[str, Any]:
+    """A holder leaves a game of more than two seats whose kind hands the seat to a bot:
+    the bot plays the seat on from now (its decisions as any bot's, games.bots), the
+    holder no longer acts for it and takes last place when the game ends
+    (`finish.finish`). The seat's clock stops: a bot has none."""
+    row = game.seat_list[seat]
+    row.stand_in, row.resigned = level, True
+    Seat.objects.filter(game=game, index=seat).update(stand_in=level, resigned=True)
+    events = [{"type": "left", "seat": seat, "stand_in": level, "ply": game.ply}]
+    fields = [*bots.after_change(game, lg), *timeouts.seat_without_clock(game, lg, seat)]
+    game.save(update_fields=fields)
+    sent = send_on_commit_to_all(game, lambda viewer: {
+        "type": "resigned", "ply": game.ply, "seat": seat, "side": game.kind.seat_key(seat),
+        "events": events, "state": frame_state(game, lg, viewer)})
     bots.send_task_on_commit(game)
     return sent.frame(seat)
 

@@ -21,7 +21,7 @@ from .kinds import LiveGame, Viewer
 from .models import Game, Seat
 
 PROTOCOL_VERSION = 2
-MAX_TOKEN_LENGTH = 32
+MAX_TOKEN_LENGTH = 32  # Cargo Connect's; each kind says its own (GameKind.max_token_length)
 
 
 class Code(Enum):
@@ -157,12 +157,14 @@ def state(game: Game, lg: LiveGame, *, viewer: Viewer, final: bool,
     `seats` (from `seats_of`), `rematch` (from `rematch_of`; None for an earlier ply), the
     `abandon` part (games.abandonment.state) and the clocks' state (`clock`, timed games'
     current state only). `final=False` describes an earlier ply (replays, catch-up): no
-    resignation, no rematch, the status from the engine alone. A seat's state says which
-    decision of theirs comes next (`seq`, docs/live-protocol.md)."""
+    resignation, no rematch, the status from the engine alone. With seat sequences, `seqs`
+    says the number each seat's next decision carries (docs/live-protocol.md)."""
     kind = game.kind
     seat = viewer if isinstance(viewer, int) else None
     state = lg.view(viewer)
     resigned = lg.resigned if final else []
+    if final and game.termination in SITE_RESIGNS:  # the site resigned for them: `ending`
+        resigned = []
     state.update(
         id=game.id,
         v=PROTOCOL_VERSION,
@@ -177,8 +179,8 @@ def state(game: Game, lg: LiveGame, *, viewer: Viewer, final: bool,
         resigned=kind.seat_key(resigned[0]) if resigned else None,
         rematch=rematch if final else None,
     )
-    if seat is not None:
-        state["seq"] = lg.sequence(seat)
+    if kind.seat_sequences:  # public: how many decisions each seat has made
+        state["seqs"] = [lg.sequence(s) for s in range(len(seats))]
     if final and game.status == Game.Status.VOIDED:
         state["voided"] = game.void_reason or "voided"
     _add_clock_fields(game, state, seats, final, abandon, clock)
@@ -187,6 +189,10 @@ def state(game: Game, lg: LiveGame, *, viewer: Viewer, final: bool,
 
 SITE_ENDINGS = (Game.Termination.TIMED_OUT, Game.Termination.ABANDONED,
                 Game.Termination.ABORTED)
+# Endings where the kind's game was resigned for a seat that did not resign: the state's
+# `resigned` stays empty (a loss on time is not a resignation) and `ending` says what it was.
+SITE_RESIGNS = (Game.Termination.TIMED_OUT, Game.Termination.DAY_ENDED,
+                Game.Termination.ABANDONED)
 
 
 def _add_clock_fields(game: Game, state: dict[str, Any], seats: list[dict[str, Any]],
@@ -194,16 +200,18 @@ def _add_clock_fields(game: Game, state: dict[str, Any], seats: list[dict[str, A
                       clock: dict[str, Any] | None) -> None:
     """Each only when it has something to say (docs/clocks.md): the clocks (`clock`, timed
     games, in the current state only: an earlier ply's clocks are not kept), abort and
-    claim (`abandon`) and, for the endings the site decides (on time, abandoned, aborted),
-    `ending` with their words. A game the site ended is `over` with nobody acting,
+    claim (`abandon`, null when neither applies) and, once the game is over, `ending`: how
+    it ended, in words (`ending_of`). A game the site ended is `over` with nobody acting,
     whatever the kind's game says (a draw called while its game goes on, an abort)."""
-    if abandon is not None:
-        state["abandon"] = abandon
+    # Always present (null when it has nothing to say): a page merges each state into the
+    # one it holds, so a part that went away must say so (issue #27: "Abort the game"
+    # stayed on screen all game against CargoBot).
+    state["abandon"] = abandon
     if not final:
         return
     if clock is not None:
         state["clock"] = clock
-    if game.termination in SITE_ENDINGS:
+    if game.is_over and game.termination:
         state["ending"] = ending_of(game, seats)
     if game.is_over:
         state["over"] = True
@@ -211,32 +219,59 @@ def _add_clock_fields(game: Game, state: dict[str, Any], seats: list[dict[str, A
 
 
 def ending_of(game: Game, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    """A site-decided ending in words: "Blue (alice) ran out of time: Orange (bob) wins"."""
+    """How a finished game ended, in words, for every ending (issue #27: a loss on time was
+    shown as a resignation): `termination`; `text`, the status line's sentence ("Orange
+    (bob) ran out of time: Blue (alice) wins"), None for a game played out (the game's view
+    words its own result: "Shift over: …"); `reason`, the ending alone ("Orange ran out of
+    time"), None when played out; `out`, the sides the ending put out (who resigned, ran
+    out of time, left, or whose day ended); `by`, the side that ended it (aborted, claimed).
+    """
 
     def who(index: int) -> str:
         seat = seats[index]
         return f"{seat['label']} ({seat['name']})" if seat["name"] else seat["label"]
 
+    def label(index: int) -> str:
+        return str(seats[index]["label"])
+
     rows = game.seat_list
-    losers = [s.index for s in rows if s.outcome == Seat.Outcome.LOSS]
     winners = [s.index for s in rows if s.outcome == Seat.Outcome.WIN]
     by = game.ended_by
-    if game.termination == Game.Termination.ABORTED:
+    term = game.termination
+    out = [s.index for s in rows if s.resigned] \
+        or [s.index for s in rows if s.outcome == Seat.Outcome.LOSS]
+    wins = f"{' and '.join(who(i) for i in winners)} wins" if winners else "a draw"
+    reason: str | None
+    text: str | None
+    if term == Game.Termination.ABORTED:
+        out = []
+        reason = "aborted" + (f" by {label(by)}" if by is not None else "")
         text = "Game aborted" + (f" by {who(by)}" if by is not None else "") \
             + " before every player had moved: no result, no rating change"
-    elif game.termination == Game.Termination.TIMED_OUT:
-        out = [s.index for s in rows if s.resigned] or losers
-        text = " and ".join(who(i) for i in out) + " ran out of time"
-        if winners:
-            text += f": {' and '.join(who(i) for i in winners)} wins"
-    else:
-        gone = [s.index for s in rows if s.index != by]
-        left = " and ".join(who(i) for i in gone) + " left the game"
-        if winners:
-            text = f"{left}: {who(by) if by is not None else 'the other player'} claimed the win"
-        else:
-            text = f"{left}: {who(by) if by is not None else 'the other player'} called it a draw"
-    return {"termination": game.termination, "text": text,
+    elif term == Game.Termination.VOIDED:
+        out = []
+        reason = f"voided: {game.void_reason or 'by the site'}"
+        text = f"Game voided ({game.void_reason or 'by the site'}): no result, no rating change"
+    elif term == Game.Termination.TIMED_OUT:
+        reason = " and ".join(label(i) for i in out) + " ran out of time"
+        text = " and ".join(who(i) for i in out) + f" ran out of time: {wins}"
+    elif term == Game.Termination.RESIGNED:
+        reason = " and ".join(label(i) for i in out) + " resigned"
+        text = " and ".join(who(i) for i in out) + f" resigned: {wins}"
+    elif term == Game.Termination.DAY_ENDED:
+        reason = "the day ended before the shift was over"
+        text = ("The Daily Challenge's day ended before "
+                + " and ".join(who(i) for i in out) + f" finished: {wins}")
+    elif term == Game.Termination.ABANDONED:
+        out = [s.index for s in rows if s.index != by]
+        left = " and ".join(who(i) for i in out) + " left the game"
+        claimant = who(by) if by is not None else "the other player"
+        reason = " and ".join(label(i) for i in out) + " left the game"
+        text = f"{left}: {claimant} " + ("claimed the win" if winners else "called it a draw")
+    else:  # played out: the game's view words its result
+        out, reason, text = [], None, None
+    return {"termination": term, "text": text, "reason": reason,
+            "out": [game.kind.seat_key(i) for i in out],
             "by": None if by is None else game.kind.seat_key(by)}
 
 

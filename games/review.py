@@ -4,7 +4,9 @@ the review page's data and the analysis board.
 A review is the game kind's (`GameKind.review`); it is stored in one `GameReview` row per
 game. `request_review` makes or reuses that row and, after commit, sends the task
 `games.tasks.review_game` (with CELERY_TASK_ALWAYS_EAGER, the embedded default, it runs
-there and then, in-process). One run at a time per game: the row is locked while deciding,
+in-process on a thread of its own, `review-<game>`, so the button's request answers at once
+and the page shows the progress from the start, as with a worker; issue #27, item 7).
+One run at a time per game: the row is locked while deciding,
 a queued or running review is not sent again (unless its worker went quiet for
 `REVIEW_STALE_AFTER`), and a done one is cached until the kind's `review_version` changes.
 Progress is written to the row after every turn and sent to the game's group as a
@@ -19,10 +21,11 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import threading
 import time
 from typing import Any
 
-from django.db import transaction
+from django.db import close_old_connections, connections, transaction
 from django.utils import timezone
 
 from cargosite.reviews import marked_entry
@@ -100,11 +103,42 @@ def request_review(game_id: str) -> GameReview:
     return review
 
 
+_background: dict[str, threading.Thread] = {}  # the embedded default's running reviews
+
+
 def enqueue_review(game_id: str) -> None:
-    """Send the review's task; with CELERY_TASK_ALWAYS_EAGER it runs now."""
+    """Send the review's task. With CELERY_TASK_ALWAYS_EAGER (the embedded default, no
+    worker) the task runs on a thread of this process: run inline it held the button's
+    request for the whole review (4-17 s of an unchanged page)."""
     from .tasks import review_game
 
-    review_game.apply_async((game_id,))
+    if not review_game.app.conf.task_always_eager:
+        review_game.apply_async((game_id,))
+        return
+    thread = threading.Thread(target=_review_in_background, args=(game_id,),
+                              name=f"review-{game_id}", daemon=True)
+    _background[game_id] = thread
+    thread.start()
+
+
+def _review_in_background(game_id: str) -> None:
+    from .tasks import review_game
+
+    close_old_connections()
+    try:
+        review_game.apply((game_id,))  # the task as a worker runs it: limits, retries
+    except Exception:  # logged; the row says failed or goes stale, and may be asked again
+        log.exception("the review of game %s failed in the background", game_id)
+    finally:
+        connections.close_all()
+        _background.pop(game_id, None)
+
+
+def wait_for_background(game_id: str, timeout: float = 120.0) -> None:
+    """Until the embedded default's review of `game_id` ends (tests, scripts)."""
+    thread = _background.get(game_id)
+    if thread is not None:
+        thread.join(timeout)
 
 
 def _frame(review: GameReview) -> dict[str, Any]:

@@ -5,7 +5,8 @@ Each lives in the module that owns its concern:
 - `games.play`: making games, applying a seat's decision, resigning, rematches;
 - `games.finish`: the finish seam (`void_game`; `finish` is called by `play`);
 - `games.lobby`: seeks and challenges;
-- `games.bots`: games with CargoBot's seats and their Celery tasks;
+- `games.bot_games`, `games.bots`: games with bot seats, a bot's decision, and their
+  Celery tasks;
 - `games.timeouts`, `games.abandonment`: flags falling, aborts, claims, players' presence;
 - `games.history`: catch-up, replays, records;
 - `games.review`: the game review, its spoiler shield and the analysis board;
@@ -19,13 +20,11 @@ from .abandonment import arrived as player_arrived
 from .abandonment import claim as claim_game
 from .abandonment import went_away as player_went_away
 from .actors import Actor, seat_of
+from .bot_games import active_bot_games, create_bot_game, play_bot_turn
 from .bots import (
     BOT_SWEEP_AFTER,
-    active_bot_games,
-    create_bot_game,
     enqueue_bot_turn,
     nudge_bot,
-    play_bot_turn,
     stalled_bot_games,
     sweep_bot_games,
 )
@@ -39,7 +38,15 @@ from .history import (
     replay_viewer,
     turn_frames,
 )
-from .lobby import accept_challenge, cancel_challenge, create_challenge, open_seeks
+from .lobby import (
+    accept_challenge,
+    cancel_challenge,
+    create_challenge,
+    join_table,
+    leave_table,
+    open_seeks,
+    start_table,
+)
 from .play import TurnResult, apply_turn, create_game, offer_rematch, resign, resign_seat
 from .protocol import (
     MAX_TOKEN_LENGTH,
@@ -85,6 +92,8 @@ __all__ = [
     "flag_due_games",
     "flag_if_due",
     "get_game",
+    "join_table",
+    "leave_table",
     "live",
     "nudge_bot",
     "offer_rematch",
@@ -104,6 +113,7 @@ __all__ = [
     "review_status",
     "seat_of",
     "spoiler_shielded",
+    "start_table",
     "stalled_bot_games",
     "state_of",
     "sweep_bot_games",

@@ -16,16 +16,19 @@ from .models import Game, Seat
 from .store import live
 
 
-def player_info(game: Game, seat: Seat, changes: dict[int, int] | None = None
-                ) -> dict[str, Any] | None:
+def player_info(game: Game, seat: Seat, changes: dict[int, Any] | None = None,
+                final: bool = True) -> dict[str, Any] | None:
     """A seat's holder as the page shows them: name, rating (the one this game's mode
-    counts: Elo online, the vs CargoBot rating against CargoBot), which rating that is
-    (`rating_kind`), bot level, and the rating's change in this game once it is over
+    counts: Elo online, the vs CargoBot rating against CargoBot; once the game is over, the
+    rating before it: `rankings.ratings.game_rating`), which rating that is (`rating_kind`),
+    bot level, and the rating's change in this game in a finished game's final state
     (`rating_change`, from `changes`: `rankings.ratings.rating_changes`)."""
-    from rankings.ratings import rating_kind, shown_rating
+    from rankings.ratings import game_rating, rating_kind
 
-    rated = {"rating": shown_rating(game, seat), "rating_kind": rating_kind(game, seat),
-             "rating_change": (changes or {}).get(seat.index)}
+    change = (changes or {}).get(seat.index)
+    rating = game_rating(game, seat, changes or {})
+    rated = {"rating": rating, "rating_kind": rating_kind(game, seat) if rating else None,
+             "rating_change": change.delta if change is not None and final else None}
     return protocol.holder_info(seat.holder_name(game.kind), rated, seat.bot_level)
 
 
@@ -42,11 +45,15 @@ def seats_info(game: Game, final: bool = True) -> list[dict[str, Any]]:
                 for seat in cached]
     from rankings.ratings import rating_changes
 
-    return _seats_info(game, rating_changes(game) if final else {})
+    known = game.__dict__.get("_rating_changes")  # a finished game's: a replay asks per ply
+    if known is None or known[0] != game.status:
+        known = game.__dict__["_rating_changes"] = (game.status, rating_changes(game))
+    return _seats_info(game, known[1], final)
 
 
-def _seats_info(game: Game, changes: dict[int, int]) -> list[dict[str, Any]]:
-    return protocol.seats_of(game, [player_info(game, seat, changes)
+def _seats_info(game: Game, changes: dict[int, Any], final: bool = True
+                ) -> list[dict[str, Any]]:
+    return protocol.seats_of(game, [player_info(game, seat, changes, final)
                                     for seat in game.seat_list])
 
 

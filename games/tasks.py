@@ -20,7 +20,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 
-from . import bots, review, timeouts
+from . import bot_games, bots, review, timeouts
 
 log = logging.getLogger(__name__)
 
@@ -42,16 +42,17 @@ BOT_TURN_MAX_RETRIES = 3
     retry_jitter=True,
     ignore_result=True,
 )
-def bot_turn(game_id: str, ply: int) -> str:
-    """CargoBot's turn in `game_id` at `ply`; does nothing if the game moved on."""
+def bot_turn(game_id: str, ply: int, seat: int | None = None) -> str:
+    """A bot's turn in `game_id` at `ply` (with `seat`: that bot seat's decision numbered
+    `ply`, games.bots); does nothing if the game moved on."""
     try:
-        outcome = bots.play_bot_turn(game_id, ply)
+        outcome = bot_games.play_bot_turn(game_id, ply, seat=seat)
     except SoftTimeLimitExceeded:
         # Out of time (a very slow machine): play the kind's quick level, which takes
         # milliseconds, rather than leave the player waiting for the sweep to try again.
         log.warning("the bot ran out of time in game %s at ply %s; playing its quick level",
                     game_id, ply)
-        outcome = bots.play_bot_turn(game_id, ply, quick=True)
+        outcome = bot_games.play_bot_turn(game_id, ply, quick=True, seat=seat)
     if outcome != "played":
         log.info("CargoBot's task for game %s at ply %s did nothing: %s", game_id, ply, outcome)
     return outcome

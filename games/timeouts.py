@@ -1,17 +1,24 @@
 """Flags: keeping a game's clocks on its row as turns are played, and making a flag fall
-(docs/clocks.md). The arithmetic is `games.clocks`'.
+(docs/clocks.md). The arithmetic is `games.clocks`'; several seats' clocks may run at once
+(decisions made at the same time), each charged its own time.
 
 - `charge(game, seat, lg)`: the one call of the turn path (`games.play.apply_turn`), after
-  the kind applied the decision: charges the mover, starts the next clock and sets
-  `flag_at`, all saved in the turn's UPDATE (no query of its own).
+  the kind applied the decision: charges the mover, starts the clocks of the seats that
+  became acting (the others run on) and sets `flag_at`, all saved in the turn's UPDATE (no
+  query of its own).
 - `refuse_if_fallen(game)`: before a decision is applied (turn, resign, claim, abort): if
-  the running clock fell before it arrived, `Fallen` is raised, and the function's
-  `flag_when_fallen` wrapper records the loss on time (in its own transaction) and refuses
-  the request with `game_over`. That is the flag "on the next message".
-- `flag(game_id)`: the check itself. It locks the row, looks again and, if a clock has run
-  out, ends the game through the finish seam (`timed_out`: the kind resigns the seat for
-  it) and sends an `ended` frame. A second call, a repeated beat or a turn that won the
-  race finds nothing to do: a game ends on time once.
+  a running clock fell before it arrived, `Fallen` is raised, and the function's
+  `flag_when_fallen` wrapper makes the flag fall (in its own transaction); if that ended
+  the game the request is refused with `game_over`, otherwise it is taken again. That is
+  the flag "on the next message".
+- `flag(game_id)`: the check itself. It locks the row, looks again and, for each seat
+  whose clock has run out, asks the kind (`LiveGame.timeout_decision`): the decision it
+  names is played for the seat through the apply path (`games.play.decide_for_seat`) and
+  counted on the seat (`Seat.timeouts`, timeouts in a row: `decided_itself` sets it back
+  to 0); with none, the seat loses on time as in Cargo Connect (the finish seam,
+  `timed_out`; a game of several seats may go on without it) and an `ended` frame is sent.
+  A second call, a repeated beat or a turn that won the race finds nothing to do: a clock
+  falls once.
 - The scheduled check: after every change that sets `flag_at`, this process's `watcher`
   sleeps until that moment and then sends the Celery task `games.flag_clock` (in the
   embedded default the task runs in the watcher's thread); the beat task
@@ -29,12 +36,12 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, connection, models, transaction
 from django.utils import timezone
 
 from . import bots, clocks, finish, metrics
 from .audiences import send_on_commit_to_all
-from .kinds import LiveGame
+from .kinds import KindError, LiveGame
 from .models import Game, Seat
 from .protocol import Code, GameError, NotFound
 from .states import frame_state
@@ -70,20 +77,42 @@ def charge(game: Game, seat: int, lg: LiveGame) -> list[str]:
 
 def after_seat_out(game: Game, lg: LiveGame) -> list[str]:
     """A seat left a game that goes on (it resigned with several seats left): if that
-    changes whose clock runs, the running clocks are charged so far and the next start
-    now. The fields to save."""
+    changes whose clock runs, the clocks of the seats no longer acting stop (keeping what
+    they used), those of the seats now acting start, the others run on. The fields to
+    save."""
     game_clocks = clocks.of_game(game)
     if game_clocks is None:
         return []
-    acting = [s for s in lg.acting() if game_clocks.left[s] is not None]
-    if acting == game_clocks.running:
+    running = game_clocks.running
+    game_clocks.start(lg.acting(), timezone.now())
+    if game_clocks.running == running:
         return []
-    at = timezone.now()
-    game_clocks.stop(at)
-    game_clocks.start(acting, at)
     fields = clocks.put(game, game_clocks)
     watch_on_commit(game)
     return fields
+
+
+def seat_without_clock(game: Game, lg: LiveGame, seat: int) -> list[str]:
+    """A bot took over `seat` (its holder left): its clock stops for good (a bot has
+    none); the others run on from their own starts. The fields to save."""
+    game_clocks = clocks.of_game(game)
+    if game_clocks is None or game_clocks.left[seat] is None:
+        return []
+    game_clocks.starts.pop(seat, None)
+    game_clocks.left[seat] = None
+    fields = clocks.put(game, game_clocks)
+    watch_on_commit(game)
+    return fields
+
+
+def decided_itself(game: Game, seat: int) -> None:
+    """In a turn's transaction, the row locked: `seat` made a decision of its own, so its
+    count of timeouts in a row is 0 again. No query unless it had timed out (the warm
+    path leaves such a seat's turn to the locked one)."""
+    held = game.seat_list[seat]
+    if held.timeouts:
+        Seat.objects.filter(game=game, index=seat).update(timeouts=0)
+        held.timeouts = 0
 
 
 def refuse_if_fallen(game: Game) -> None:
@@ -92,64 +121,135 @@ def refuse_if_fallen(game: Game) -> None:
         raise Fallen(game)
 
 
+TAKEN_AGAIN = 3  # times a request is taken again after flags that left the game going on
+
+
 def flag_when_fallen(func: F) -> F:
     """Wrap a service `func(game_id, ...)` whose transaction calls `refuse_if_fallen`: when
-    it raises `Fallen` (its transaction rolled back, nothing written), record the loss on
-    time and refuse the request with `game_over`, naming whose time ran out."""
+    it raises `Fallen` (its transaction rolled back, nothing written), make the flag fall.
+    If that ended the game, refuse the request with `game_over`, naming whose time ran
+    out; if the game goes on (the kind decided for the seats whose clock fell, or they are
+    out of a game of several seats), take the request again, as it would have been taken
+    had the flag fallen first."""
 
     @functools.wraps(func)
     def wrapper(game_id: str, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(game_id, *args, **kwargs)
-        except Fallen:
-            seat = flag(game_id)
-            game = Game.objects.filter(id=game_id).only("ply", "game_type").first()
-            whose = f"{game.kind.seat_label(seat)}'s" if game and seat is not None else "the"
-            raise GameError(Code.GAME_OVER, f"the game is over: {whose} time ran out",
-                            game.ply if game else None) from None
+        for _ in range(TAKEN_AGAIN):
+            try:
+                return func(game_id, *args, **kwargs)
+            except Fallen:
+                seat = flag(game_id)
+                game = Game.objects.filter(id=game_id).only(
+                    "ply", "game_type", "status").first()
+                if game is not None and not game.is_over:
+                    continue
+                whose = (f"{game.kind.seat_label(seat)}'s" if game and seat is not None
+                         else "the")
+                raise GameError(Code.GAME_OVER, f"the game is over: {whose} time ran out",
+                                game.ply if game else None) from None
+        return func(game_id, *args, **kwargs)
 
     return cast(F, wrapper)
 
 
 def flag(game_id: str) -> int | None:
-    """End the game on time if a running clock has run out (locks the row and looks
-    again). The seat whose flag fell, if this call ended the game (or, with several seats,
-    put that seat out); None if there was nothing to do."""
+    """Make the clocks that have run out fall (locks the row and looks again), the first
+    to fall first. For each such seat, the kind's `timeout_decision` is played for it and
+    counted on the seat (`Seat.timeouts`); if the kind has none, the seat loses on time:
+    the game ends (`timed_out`) or, with several seats, goes on without it. The first
+    seat whose flag fell, if this call did anything; None if there was nothing to do."""
     with transaction.atomic():
         try:
             game = lock_game(game_id)
         except NotFound:
             return None
-        game_clocks = clocks.of_game(game)
-        if game.is_over or game_clocks is None:
+        if game.is_over or clocks.of_game(game) is None:
             return None
         at = timezone.now()
-        fallen = game_clocks.fallen_seats(at)
-        if not fallen:
-            return None
-        seat = fallen[0]
         lg = live(game)
-        events = lg.resign(seat)
-        fields = bots.after_change(game, lg)
-        if lg.over:
-            finish.finish(game, lg, Game.Termination.TIMED_OUT, fields)  # stops the clocks
-        else:  # a game of several seats goes on without this one; the next clock starts
-            Seat.objects.filter(game=game, index=seat).update(resigned=True)
-            game.seat_list[seat].resigned = True
-            game_clocks.stop(at)  # the other running clocks keep what they used
-            game_clocks.left[seat] = 0
-            game_clocks.start(lg.acting(), at)
-            fields += clocks.put(game, game_clocks)
-            game.save(update_fields=fields)
-            watch_on_commit(game)
-        send_on_commit_to_all(game, lambda viewer: {
-            "type": "ended", "ply": game.ply, "termination": Game.Termination.TIMED_OUT,
-            "seat": seat, "side": game.kind.seat_key(seat),
-            "events": lg.events_for(events, viewer), "state": frame_state(game, lg, viewer)})
-        bots.send_task_on_commit(game)
-        transaction.on_commit(metrics.FLAGS.inc)
-    log.info("game %s: seat %s ran out of time", game_id, seat)
-    return seat
+        fell: list[int] = []
+        while not game.is_over and len(fell) < len(game.seat_list):
+            game_clocks = clocks.of_game(game)
+            assert game_clocks is not None
+            fallen = [s for s in game_clocks.fallen_seats(at) if s not in fell]
+            if not fallen:
+                break
+            seat = fallen[0]
+            fell.append(seat)
+            token = lg.timeout_decision(seat) if seat in lg.acting() else None
+            if token is not None and _decided_on_time(game, lg, seat, token):
+                if game.seat_list[seat].timeouts >= LEAVE_AFTER_TIMEOUTS:
+                    _leaves(game, seat)  # two in a row: a leaver
+            elif _hands_leavers_to_bots(game):
+                _leaves(game, seat)  # its clock is exhausted: a leaver
+            else:
+                _out_on_time(game, lg, game_clocks, seat, at)
+            lg = live(game)
+        if not fell:
+            return None
+    log.info("game %s: seats %s ran out of time", game_id, fell)
+    return fell[0]
+
+
+LEAVE_AFTER_TIMEOUTS = 2  # timeouts in a row that make a seat a leaver (web.md section 4)
+
+
+def _hands_leavers_to_bots(game: Game) -> bool:
+    """Does a seat that leaves this game get a bot in its place (the kind says so, and the
+    game has more than two seats)?"""
+    return bool(game.kind.leaver_stand_in) and len(game.seat_list) > 2
+
+
+def _leaves(game: Game, seat: int) -> None:
+    """`seat` leaves on time (two timeouts in a row, or an exhausted clock): as a seat
+    that resigns does, handed to a bot or dormant as the kind says, or, with two seats,
+    the game is lost on time (games.play.leave)."""
+    from .play import leave  # play imports this module (charge, the flag)
+
+    leave(game, seat, Game.Termination.TIMED_OUT)
+    transaction.on_commit(metrics.FLAGS.inc)
+
+
+def _decided_on_time(game: Game, lg: LiveGame, seat: int, token: str) -> bool:
+    """The kind's decision for `seat`, whose clock fell, played through the apply path and
+    counted as a timeout on the seat. False (nothing changed) if the kind refuses it."""
+    from .play import decide_for_seat  # play imports this module (charge, the flag)
+
+    try:
+        decide_for_seat(game, lg, seat, token)
+    except KindError:
+        log.exception("game %s: the timeout decision %r for seat %s was refused",
+                      game.id, token, seat)
+        return False
+    Seat.objects.filter(game=game, index=seat).update(timeouts=models.F("timeouts") + 1)
+    game.seat_list[seat].timeouts += 1
+    return True
+
+
+def _out_on_time(game: Game, lg: LiveGame, game_clocks: clocks.Clocks, seat: int,
+                 at: dt.datetime) -> None:
+    """`seat` loses on time: the kind resigns it for the site; the game ends through the
+    finish seam, or a game of several seats goes on without it (its clock shows 0, the
+    others run on). The players get an `ended` frame."""
+    events = lg.resign(seat)
+    game.position = lg.position()  # a kind may move on without the seat (a reveal)
+    fields = ["position", *bots.after_change(game, lg)]
+    if lg.over:
+        finish.finish(game, lg, Game.Termination.TIMED_OUT, fields)  # stops the clocks
+    else:  # a game of several seats goes on without this one; the next clocks start
+        Seat.objects.filter(game=game, index=seat).update(resigned=True)
+        game.seat_list[seat].resigned = True
+        game_clocks.ran_out(seat)
+        game_clocks.start(lg.acting(), at)
+        fields += clocks.put(game, game_clocks)
+        game.save(update_fields=fields)
+        watch_on_commit(game)
+    send_on_commit_to_all(game, lambda viewer: {
+        "type": "ended", "ply": game.ply, "termination": Game.Termination.TIMED_OUT,
+        "seat": seat, "side": game.kind.seat_key(seat),
+        "events": lg.events_for(events, viewer), "state": frame_state(game, lg, viewer)})
+    bots.send_task_on_commit(game)
+    transaction.on_commit(metrics.FLAGS.inc)
 
 
 def flag_if_due(game: Game) -> bool:

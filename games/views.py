@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -20,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from cargosite.errors import styled_404
 from rankings.elo import BOT_RATINGS
 
-from . import access, metrics, presence, services
+from . import access, clocks, metrics, presence, services
 from .actors import Actor, actor_of, ensure_session
 from .forms import (
     BOT_CHOICES,
@@ -31,12 +32,11 @@ from .forms import (
     SeekForm,
     first_error,
 )
-from .kinds import Viewer, get_kind
-from .lobby import my_challenges, quick_pair
-from .models import Challenge, Game
+from .kinds import GameKind, Viewer, all_kinds, get_kind, longest_token
+from .lobby import MIN_PEOPLE, join_table, my_challenges, quick_pair, seek_info
+from .models import Challenge, Game, TableSeat
 from .protocol import (
     LOBBY_SOCKET_PATH,
-    MAX_TOKEN_LENGTH,
     Code,
     GameError,
     NotFound,
@@ -110,6 +110,7 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
     kw = {"game_id": game.id}
     return render(request, "games/game.html", {
         "game": game,
+        "heading": heading_of(game),
         "state": state,
         "state_json": json.dumps(state),
         "players_title": players_title(state),
@@ -132,6 +133,27 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
     })
 
 
+def heading_of(game: Game) -> dict[str, Any]:
+    """What the game page's header says the game is (issue #27: it said only "Shift <id>"):
+    a mode's registered heading (the Daily Challenge's: date, difficulty, ranked or
+    practice), else the game's name and facts: rated or casual, against which CargoBot, the
+    time control, the bay's size."""
+    said = access.heading_for(game)
+    if said:
+        return said
+    facts = []
+    if game.mode == Game.Mode.BOT:
+        level = game.bot_level
+        facts.append(f"Casual, against {game.kind.bot_name(level)}" if level else "Casual")
+    else:
+        facts.append("Rated" if game.rated else "Casual")
+    control = clocks.control_of(game)
+    facts.append(control.label if control is not None else "Untimed")
+    if game.size:
+        facts.append(f"{game.size}×{game.size}")
+    return {"title": game.kind.name, "facts": facts}
+
+
 def _as_player(request: HttpRequest, call: Callable[[Actor], dict[str, Any]]) -> JsonResponse:
     """The HTTP fallback's writes: `call(actor)` for a member or a guest with a session,
     its frame as JSON, or the refusal."""
@@ -148,7 +170,7 @@ def _as_player(request: HttpRequest, call: Callable[[Actor], dict[str, Any]]) ->
 def turn(request: HttpRequest, game_id: str) -> JsonResponse:
     ply = _int_param(request.POST.get("ply"))
     token = request.POST.get("token", "")
-    if ply is None or ply < 0 or not token or len(token) > MAX_TOKEN_LENGTH:
+    if ply is None or ply < 0 or not token or len(token) > longest_token():
         return _refused(GameError(Code.BAD_FRAME, "a turn needs ply (an integer) and token"))
     access.run_open_checks_for(game_id)
     return _as_player(request, lambda actor: services.apply_turn(
@@ -255,23 +277,70 @@ def record(request: HttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
-# --- lobby and challenges --------------------------------------------------------------------
+# --- lobby and tables (docs/tables.md) -------------------------------------------------------
+
+
+def _lobby_kinds() -> list[GameKind]:
+    """The kinds the lobby offers, Cargo Connect first."""
+    return sorted((k for k in all_kinds() if k.in_lobby), key=lambda k: k.key != CARGO_CONNECT)
+
+
+def _lobby_kind(key: str | None) -> GameKind:
+    kinds = _lobby_kinds()
+    return next((k for k in kinds if k.key == key), kinds[0])
+
+
+def _option_groups(kind: GameKind) -> list[dict[str, Any]]:
+    """The kind's option fields, drawn as rows of pills (templates/games/_choices.html)."""
+    return [{"legend": f.label, "name": f.name, "checked": f.default,
+             "choices": [(value, label) for value, label in f.choices], "hint": f.hint}
+            for f in kind.option_fields if f.kind == "choice"]
+
+
+def _table_groups(kind: GameKind) -> list[dict[str, Any]]:
+    """The table's own choices beyond the options: the player count (when the kind has
+    several) and, when a table has room for them, a bot or a person in each other seat."""
+    groups: list[dict[str, Any]] = []
+    if len(kind.seat_counts) > 1:
+        groups.append({"legend": "Players", "name": "seats", "checked": kind.default_seat_count,
+                       "choices": [(n, str(n)) for n in kind.seat_counts]})
+    most = kind.default_seat_count
+    if kind.bot_levels and most - MIN_PEOPLE > 0:
+        bots = [("", "A person"), *((level, kind.bot_name(level)) for level in kind.bot_levels)]
+        for index in range(1, most):
+            groups.append({"legend": f"Seat {index + 1} ({kind.seat_label(index)})",
+                           "name": f"bot_{index}", "checked": "", "choices": bots})
+    return groups
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    kind = get_kind(CARGO_CONNECT)
+    kinds = _lobby_kinds()
+    chosen = _lobby_kind(request.GET.get("game"))
     me = request.user.get_username() if request.user.is_authenticated else None
-    seeks = [{**seek, "mine": seek["by"] == me} for seek in services.open_seeks()]
+    seeks = [{**seek, "mine": seek["by"] == me,
+              "seated": me is not None and me in seek["people"]}
+             for seek in services.open_seeks()]
     seeks.sort(key=lambda seek: not seek["mine"])  # your own seek first, waiting
+    kind = get_kind(CARGO_CONNECT)  # CargoBot's panel (games.bots is Cargo Connect's)
     levels = list(kind.bot_levels)
+    seats = chosen.default_seat_count
     return render(request, "games/lobby.html", {
         "seeks": seeks,
         "link_challenges": [c for c in my_challenges(request.user) if not c.public],
         "my_bot_games": services.active_bot_games(actor_of(request)),
-        "size_choices": [(n, f"{n}×{n}") for n in kind.sizes],  # type: ignore[attr-defined]
-        "rules": kind.rules_version,
-        "color_choices": [("random", "Random"), *((kind.seat_key(i), kind.seat_label(i))
-                                                  for i in range(2))],
+        "kinds": [{"key": k.key, "name": k.name, "current": k is chosen} for k in kinds],
+        "several_kinds": len(kinds) > 1,
+        "kind": chosen,
+        "option_groups": _option_groups(chosen),
+        "count_groups": [g for g in _table_groups(chosen) if g["name"] == "seats"],
+        "bot_groups": [g for g in _table_groups(chosen) if g["name"] != "seats"],
+        "color_choices": [("random", "Random"), *((chosen.seat_key(i), chosen.seat_label(i))
+                                                  for i in range(seats))],
+        "rated_choices": [("rated", "Rated"), ("casual", "Casual")],
+        "bot_option_groups": _option_groups(kind),
+        "bot_color_choices": [("random", "Random"), *((kind.seat_key(i), kind.seat_label(i))
+                                                      for i in range(2))],
+        "rules": chosen.rules_version,
         "bot_choices": [(level, f"{kind.bot_name(level)} ({BOT_RATINGS[level]})")
                         for level in levels],
         "bot_default": levels[0],
@@ -294,10 +363,11 @@ def create_bot_game(request: HttpRequest) -> HttpResponse:
         return redirect("games:index")
     actor = Actor.member(request.user) if request.user.is_authenticated \
         else Actor.guest(ensure_session(request))
+    kind = get_kind(CARGO_CONNECT)
     try:
         game = services.create_bot_game(
-            actor=actor, level=request.POST.get("level", get_kind(CARGO_CONNECT).bot_levels[0]),
-            options={"size": request.POST.get("size", 6)},
+            actor=actor, level=request.POST.get("level", kind.bot_levels[0]),
+            options=kind.options_from(request.POST),
             seat=request.POST.get("color", "random"),
             time_control=form.cleaned_data["time_control"],
         )
@@ -313,19 +383,28 @@ def seeks_json(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"seeks": services.open_seeks()})
 
 
+def _bots_posted(request: HttpRequest, kind: GameKind) -> dict[int, str]:
+    return {i: request.POST.get(f"bot_{i}", "") for i in range(max(kind.seat_counts))}
+
+
 @login_required
 @require_POST
 def create_seek(request: HttpRequest) -> HttpResponse:
+    """A table of the chosen kind (`game_type`), with its options from the kind's fields."""
     public = request.POST.get("mode", "lobby") != "link"
     form = SeekForm(request.POST)
     if not form.is_valid():
         messages.error(request, first_error(form))
         return redirect("games:index")
+    kind = _lobby_kind(request.POST.get("game_type", CARGO_CONNECT))
     try:
         challenge = services.create_challenge(
-            request.user, options={"size": request.POST.get("size", 6)},
+            request.user, options=kind.options_from(request.POST), game_type=kind.key,
             color=request.POST.get("color", "random"), public=public,
             time_control=form.cleaned_data["time_control"],
+            seats=_int_param(request.POST.get("seats")),
+            rated=request.POST.get("rated", "rated") != "casual",
+            bots=_bots_posted(request, kind),
         )
     except GameError as refused:
         messages.error(request, refused.message)
@@ -347,9 +426,11 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, first_error(form))
         return redirect("games:index")
+    kind = _lobby_kind(request.POST.get("game_type", CARGO_CONNECT))
     try:
-        game, seek = quick_pair(request.user, options={"size": request.POST.get("size", 6)},
-                                time_control=form.cleaned_data["time_control"])
+        game, seek = quick_pair(request.user, options=kind.options_from(request.POST),
+                                time_control=form.cleaned_data["time_control"],
+                                game_type=kind.key)
     except GameError as refused:
         messages.error(request, refused.message)
         return redirect("games:index")
@@ -361,7 +442,8 @@ def quick_play(request: HttpRequest) -> HttpResponse:
 
 def _challenge_or_404(challenge_id: str) -> Challenge:
     try:
-        return Challenge.objects.select_related("creator", "game").get(id=challenge_id)
+        return (Challenge.objects.select_related("creator", "game")
+                .prefetch_related("table_seats__user").get(id=challenge_id))
     except Challenge.DoesNotExist:
         raise Http404("no such challenge") from None
 
@@ -371,46 +453,132 @@ def _plays_in(challenge: Challenge, request: HttpRequest) -> bool:
     return game is not None and services.seat_of(game, actor_of(request)) is not None
 
 
-@login_required
+def _members_only(request: HttpRequest, challenge: Challenge) -> bool:
+    """Must this visitor sign in first? (A rated table takes members only; guests may
+    look at and sit at a casual one.)"""
+    return not request.user.is_authenticated and challenge.rated
+
+
+def _sits_at(challenge: Challenge, request: HttpRequest) -> TableSeat | None:
+    actor = actor_of(request)
+    if actor is None:
+        return None
+    for row in challenge.seat_rows:
+        if (actor.kind == "member" and row.user_id == actor.user_id) or \
+                (actor.kind == "guest" and row.guest_key == actor.guest_key):
+            return row
+    return None
+
+
+def _seats_signature(seek: dict[str, Any]) -> str:
+    """What the table page watches: it reloads when this changes."""
+    return "|".join(f"{s['index']}:{s['name'] or ''}" for s in seek["seats"])
+
+
+@never_cache
 @require_GET
 @styled_404
 def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
-    """The link of a challenge: its creator waits here; whoever follows it may accept."""
+    """A table's page (the link of a challenge): who sits where; its host waits here with
+    Start and the seats' Remove, whoever follows it may join (a guest, if it is casual)."""
     challenge = _challenge_or_404(challenge_id)
+    if _members_only(request, challenge):
+        return redirect_to_login(request.get_full_path())
     if challenge.game_id and _plays_in(challenge, request):
         return redirect("games:game", game_id=challenge.game_id)
+    seek = seek_info(challenge)
+    mine = _sits_at(challenge, request)
+    is_creator = challenge.creator_id == request.user.pk
+    kind = challenge.kind
+    people = sum(1 for s in seek["seats"] if s["holder"] in ("member", "guest"))
     return render(request, "games/challenge.html", {
         "challenge": challenge,
-        "is_creator": challenge.creator_id == request.user.pk,
+        "seek": seek,
+        "two_seats": challenge.seat_count == 2,
+        "is_creator": is_creator,
+        "seated": mine is not None,
+        "free_seats": [s for s in seek["seats"] if s["name"] is None],
+        "may_start": is_creator and not challenge.rated and seek["free"] > 0
+        and people >= MIN_PEOPLE,
+        "start_choices": [(level, kind.bot_name(level)) for level in kind.bot_levels],
+        "start_default": kind.bot_levels[0] if kind.bot_levels else "",
         "link": request.build_absolute_uri(),
         "status_url": reverse("games:challenge_json", kwargs={"challenge_id": challenge.id}),
         "lobby_ws_path": LOBBY_SOCKET_PATH,
+        "seats_signature": _seats_signature(seek),
     })
 
 
 @never_cache
-@login_required
 @require_GET
 def challenge_json(request: HttpRequest, challenge_id: str) -> JsonResponse:
     challenge = _challenge_or_404(challenge_id)
+    if _members_only(request, challenge):
+        return redirect_to_login(request.get_full_path())  # type: ignore[return-value]
     body: dict[str, Any] = {"id": challenge.id, "status": challenge.status, "game": None,
                             "url": None}
     if challenge.game_id and _plays_in(challenge, request):
         body["game"] = challenge.game_id
         body["url"] = reverse("games:game", kwargs={"game_id": challenge.game_id})
+    seek = seek_info(challenge)
+    body["seats"] = seek["seats"]
+    body["signature"] = _seats_signature(seek)
     return JsonResponse(body)
 
 
-@login_required
 @require_POST
 def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
+    """Join a table (`seat`: where, when the seats are placed); the last free seat starts
+    it. A guest may join a casual table (a browser session is made for them)."""
+    if not request.user.is_authenticated:
+        found = Challenge.objects.filter(id=challenge_id).values_list("rated", flat=True)
+        if not found or found[0]:
+            return redirect_to_login(reverse("games:challenge",
+                                             kwargs={"challenge_id": challenge_id}))
+        actor = Actor.guest(ensure_session(request))
+    else:
+        actor = Actor.member(request.user)
     try:
-        game = services.accept_challenge(request.user, challenge_id)
+        game = join_table(actor, challenge_id, seat=_int_param(request.POST.get("seat")))
     except NotFound:
         raise Http404("no such challenge") from None
     except GameError as refused:
         messages.error(request, refused.message)
         return redirect("games:index")
+    if game is None:
+        return redirect("games:challenge", challenge_id=challenge_id)
+    return redirect("games:game", game_id=game.id)
+
+
+@require_POST
+def leave(request: HttpRequest, challenge_id: str) -> HttpResponse:
+    """Leave a table before it starts (the host leaving cancels it); with `seat`, the host
+    removes whoever sits there."""
+    seat = _int_param(request.POST.get("seat"))
+    try:
+        services.leave_table(actor_of(request), challenge_id, seat=seat)
+    except NotFound:
+        raise Http404("no such challenge") from None
+    except GameError as refused:
+        messages.error(request, refused.message)
+        return redirect("games:challenge", challenge_id=challenge_id)
+    if seat is not None:
+        return redirect("games:challenge", challenge_id=challenge_id)
+    return redirect("games:index")
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, challenge_id: str) -> HttpResponse:
+    """The host starts a casual table now, with bots at `level` in the empty seats."""
+    try:
+        game = services.start_table(request.user, challenge_id,
+                                    request.POST.get("level", ""))
+    except NotFound:
+        raise Http404("no such challenge") from None
+    except GameError as refused:
+        messages.error(request, refused.message)
+        return redirect("games:challenge", challenge_id=challenge_id)
     return redirect("games:game", game_id=game.id)
 
 

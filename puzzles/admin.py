@@ -186,6 +186,7 @@ class PuzzleAdmin(admin.ModelAdmin):
 
 class PuzzleInline(admin.TabularInline):
     model = Puzzle
+    template = "puzzles/admin/week_puzzles_inline.html"  # Django's, its headers named
     extra = 0
     fields = ("day", "summary", "validation", "problems_here")
     readonly_fields = fields

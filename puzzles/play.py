@@ -17,7 +17,7 @@ from engine.describe import CARD_NAMES, describe
 from engine.position import CARD_ORDER
 
 from .models import Puzzle
-from .records import goal_words
+from .records import goal_words, progress_words
 
 MAX_TOKEN = 40
 
@@ -83,6 +83,7 @@ def state(puzzle: Puzzle, game: Game) -> dict[str, Any]:
         "turns_left": max(limit - game.ply, 0),
         "gained": game.gained,
         "unloaded": game.unloaded,
+        "progress_words": progress_words(puzzle.goal, game.gained, game.unloaded),
         "status": status_of(game),
     }
     return out

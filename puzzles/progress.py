@@ -19,7 +19,7 @@ from django.core import signing
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Progress, Puzzle
+from .models import DAY_NAMES, Progress, Puzzle
 from .play import PlayError, replay
 
 SALT = "puzzles.solved"
@@ -69,10 +69,13 @@ def member_summary(progress: Progress | None) -> dict[str, Any]:
 
 
 def state_word(summary: dict[str, Any]) -> str:
-    """solved / tried / new, from a progress summary."""
+    """solved / tried / seen / new, from a progress summary: "tried" needs an attempt; a
+    puzzle whose solution alone was viewed is "seen"."""
     if summary["solved"]:
         return "solved"
-    return "tried" if summary["attempts"] or summary["shown"] else "new"
+    if summary["attempts"]:
+        return "tried"
+    return "seen" if summary["shown"] else "new"
 
 
 # --- figures after solving ------------------------------------------------------------------
@@ -140,7 +143,25 @@ class Change:
     def as_dict(self) -> dict[str, Any]:
         date = self.puzzle.date
         return {"puzzle": self.puzzle.pk, "date": date.isoformat() if date else None,
-                "before": self.before, "after": self.after}
+                "before": self.before, "after": self.after, "words": self.words()}
+
+    def words(self) -> str:
+        """What the merge does to this puzzle, naming only what changes:
+        "Monday 2 March: 0 → 2 attempts; solved in 2 attempts"."""
+        date = self.puzzle.date
+        day = f"{DAY_NAMES[date.weekday()]} {date.day} {date:%B}" if date else \
+            f"Puzzle {self.puzzle.pk}"
+        parts = []
+        b, a = self.before, self.after
+        if a["attempts"] != b["attempts"]:
+            parts.append(f"{b['attempts']} → {a['attempts']} attempt"
+                         f"{'' if a['attempts'] == 1 else 's'}")
+        if a["solved"] and not b["solved"]:
+            n = a["solved_in"]
+            parts.append(f"solved in {n} attempt{'' if n == 1 else 's'}")
+        if a["shown"] and not b["shown"]:
+            parts.append("the solution was seen")
+        return f"{day}: {'; '.join(parts)}"
 
 
 MAX_ENTRIES = 400

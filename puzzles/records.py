@@ -56,16 +56,39 @@ def goal_of(text: str) -> Goal:
     return parse_goal(text)
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def goal_words(goal: str, turns: int) -> str:
-    """The goal as a sentence: "Unload an S in 3 turns.", "Score 12 in 4 turns."..."""
+    """The goal as a sentence: "Unload an S in 3 turns.", "Gain 12 points in 4 turns."...
+
+    A score goal counts the points gained during the puzzle (rules.md 24), not Blue's total,
+    which may already be higher: hence "Gain", not the rulebook's "Score 12" (issue #27)."""
     g = parse_goal(goal)
-    within = f"in {turns} turn{'s' if turns != 1 else ''}"
+    within = f"in {_plural(turns, 'turn')}"
     if g.kind == "unload":
         shape = str(g).split(":")[1]
         return f"Unload {ARTICLE[shape]} {shape} {within}."
     if g.kind == "score":
-        return f"Score {g.amount} {within}."
-    return f"Unload {g.amount} AppCon{'s' if g.amount != 1 else ''} {within}."
+        return f"Gain {_plural(g.amount, 'point')} {within}."
+    return f"Unload {_plural(g.amount, 'AppCon')} {within}."
+
+
+def progress_words(goal: str, gained: int, unloaded: int) -> str | None:
+    """How far an attempt is towards a counted goal: "Gained 3 of 7 points.", "Unloaded 1
+    of 2 AppCons."; None for a shape goal (it is met or not)."""
+    g = parse_goal(goal)
+    if g.kind == "score":
+        done, word = gained, "point"
+    elif g.kind == "appcons":
+        done, word = unloaded, "AppCon"
+    else:
+        return None
+    if done >= g.amount:
+        return f"{'Gained' if word == 'point' else 'Unloaded'} {_plural(done, word)}: " \
+               f"the goal of {g.amount} is met."
+    return f"{'Gained' if word == 'point' else 'Unloaded'} {done} of {_plural(g.amount, word)}."
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -314,6 +315,10 @@ def merge(request: HttpRequest) -> JsonResponse:
                 raise PlayError("conflict", "what the merge would change is no longer what "
                                 "you reviewed: review it again", status=409)
             progress.apply_merge(member, changes)
+            n = len(changes)
+            # shown on the page the browser loads next (the week page reloads)
+            messages.success(request, f"Merged this browser's progress on {n} "
+                                      f"puzzle{'' if n == 1 else 's'} into your account.")
         return {"changes": shown, "refused": refused, "applied": apply}
 
     return _answer(run)

@@ -10,7 +10,7 @@ the level's fixed rating. Nothing else does (guests, Daily Challenge games, puzz
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import F
 
@@ -32,6 +32,8 @@ def elo_of(user: Any) -> int:
 def shown_rating(game: Game, seat: Seat) -> int | None:
     """The rating a seat shows in this game: a bot's level's fixed rating, a member's vs
     CargoBot rating against CargoBot, else their Elo rating."""
+    if game.mode not in (Game.Mode.ONLINE, Game.Mode.BOT):  # the Daily Challenge: none
+        return None
     if seat.bot_level:
         return BOT_RATINGS.get(seat.bot_level)
     if seat.user is None:
@@ -45,7 +47,9 @@ def shown_rating(game: Game, seat: Seat) -> int | None:
 def rating_kind(game: Game, seat: Seat) -> str | None:
     """Which rating a seat shows in this game: "elo" (a member online), "vs_cargobot" (a
     member against CargoBot), "bot_level" (CargoBot's level's fixed rating), None (a
-    guest, an empty seat)."""
+    guest, an empty seat, any seat of a mode no rating counts: the Daily Challenge)."""
+    if game.mode not in (Game.Mode.ONLINE, Game.Mode.BOT):
+        return None
     if seat.bot_level:
         return "bot_level"
     if seat.user_id is None:
@@ -53,10 +57,19 @@ def rating_kind(game: Game, seat: Seat) -> str | None:
     return "vs_cargobot" if game.mode == Game.Mode.BOT else "elo"
 
 
-def rating_changes(game: Game) -> dict[int, int]:
-    """A finished game's rating changes by seat (+20, -20): Elo in a rated online game,
-    the vs CargoBot rating in a casual game against CargoBot; {} otherwise (one query, none
-    while the game goes on)."""
+class SeatChange(NamedTuple):
+    """What a finished game did to a seat's rating: the rating before it and the change."""
+
+    before: int
+    delta: int
+
+
+def rating_changes(game: Game) -> dict[int, SeatChange]:
+    """A finished game's rating changes by seat (1200 +20, 1200 -20), from the rating
+    history: Elo in a rated online game, the vs CargoBot rating in a casual game against
+    CargoBot; {} otherwise (one query, none while the game goes on). A finished game shows
+    these, never the member's rating today (issue #27: "1182 +22" where 1182 came from
+    later games)."""
     if game.status != Game.Status.FINISHED or game.mode not in (Game.Mode.ONLINE,
                                                                  Game.Mode.BOT):
         return {}
@@ -69,8 +82,20 @@ def rating_changes(game: Game) -> dict[int, int]:
     else:
         rows = list(BotRatingChange.objects.filter(game=game)
                     .values_list("user_id", "before", "after"))
-    delta = {user_id: after - before for user_id, before, after in rows}
-    return {s.index: delta[s.user_id] for s in game.seat_list if s.user_id in delta}
+    by_user = {user_id: SeatChange(before, after - before) for user_id, before, after in rows}
+    return {s.index: by_user[s.user_id] for s in game.seat_list if s.user_id in by_user}
+
+
+def game_rating(game: Game, seat: Seat, changes: dict[int, SeatChange]) -> int | None:
+    """The rating a seat shows on this game's pages. While the game goes on: the rating
+    this mode counts, as it is now (`shown_rating`). Once it is over: a bot level's fixed
+    rating, or the member's rating before the game when the game changed it (`changes`);
+    otherwise none, since today's rating is not a fact of that game (an unrated game, an
+    aborted or voided one)."""
+    if not game.is_over or seat.bot_level:
+        return shown_rating(game, seat)
+    change = changes.get(seat.index)
+    return None if change is None else change.before
 
 
 def _locked_players(user_ids: list[int]) -> dict[int, Player]:

@@ -2,6 +2,9 @@
 `?tab=` value), its label, its order on the page, the template of its panel and a function
 building that panel's context for a request; only the selected tab's function runs.
 
+A tab names the stylesheets its panel needs (`stylesheets`, static paths); the page loads
+the selected tab's beside its own (profile.css, which styles the tabs and `table.board`).
+
 The two rating boards and the Daily Challenge's monthly boards (rankings.daily_boards) are
 registered here; another app adds its own from its `AppConfig.ready()`:
 
@@ -27,6 +30,7 @@ class Tab:
     order: int
     template: str
     context: Callable[[HttpRequest], dict[str, Any]]
+    stylesheets: tuple[str, ...] = ()
 
 
 _TABS: dict[str, Tab] = {}
@@ -55,4 +59,4 @@ register_tab(Tab("elo", "Elo", 10, "rankings/_board.html",
 register_tab(Tab("bot", "vs CargoBot", 20, "rankings/_board.html",
                  lambda request: {"board": boards.bot_board(_viewer(request))}))
 register_tab(Tab("daily", "Daily Challenge", 30, "rankings/_daily_boards.html",
-                 daily_boards.board_context))
+                 daily_boards.board_context, stylesheets=("css/daily.css",)))

@@ -18,6 +18,12 @@ games played by scripts/live_client.py players through nginx:
    once after the worker is started again.
 5. A second beat: the end-of-day resign of a Daily Challenge game and the sweep of a game
    whose CargoBot task was lost each happen once.
+6. Each ASGI process killed in turn, twice: every dropped player is back within 5 s, 20
+   fresh game sockets open afterwards, nginx refuses none ("no live upstreams").
+7. Redis stopped: sign-in, sign-up and password reset through nginx answer as with Redis.
+8. TLS 1.2 and 1.3 offered, 1.1 refused; HSTS, CSP, X-Frame-Options and nosniff on a
+   static file and on nginx's own 404.
+Then: no traceback in the ASGI processes' logs of the whole run.
 
 Every piece is stopped at the end, whatever happened. Exit status 1 if a trial failed.
 docs/production.md records the figures.
@@ -30,6 +36,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import functools
+import http.cookiejar
 import json
 import os
 import random
@@ -44,12 +51,16 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from live_client import GameRun, Player, Stats, check_game, insecure_context, stored_turns
+from websockets.asyncio.client import connect as ws_connect
+from websockets.typing import Origin
 
 ROOT = Path(__file__).resolve().parent.parent
 TOPOLOGY = ROOT / "scripts" / "topology.sh"
@@ -291,10 +302,10 @@ def member(name: str) -> tuple[Any, str]:
 def bot_game(name: str, level: str) -> tuple[str, str]:
     """A casual 8×8 game of a new member (Blue, to move first) against CargoBot: (id,
     session)."""
-    from games import bots, services
+    from games import bot_games, services
 
     user, session = member(name)
-    game = bots.create_bot_game(actor=services.Actor.member(user), level=level,
+    game = bot_games.create_bot_game(actor=services.Actor.member(user), level=level,
                                 options={"size": 8}, seat="blue")
     return game.id, session
 
@@ -585,7 +596,7 @@ async def trial_kill_worker(top: Topology) -> Trial:
 def stale_daily_and_stalled_bot_game() -> tuple[str, str]:
     """A ranked Daily Challenge game started yesterday and still running, and a game against
     CargoBot whose task was lost (never sent) a minute ago: their ids."""
-    from games import bots, services
+    from games import bot_games, bots, services
     from games.models import Game
     from puzzles.daily import clock
     from puzzles.daily import services as daily
@@ -597,7 +608,7 @@ def stale_daily_and_stalled_bot_game() -> tuple[str, str]:
     bot_user, _ = member("beat-sweep")
     original, bots.send_task_on_commit = bots.send_task_on_commit, lambda game: None
     try:
-        stalled = bots.create_bot_game(actor=services.Actor.member(bot_user), level="easy",
+        stalled = bot_games.create_bot_game(actor=services.Actor.member(bot_user), level="easy",
                                        options={"size": 6}, seat="orange")
     finally:
         bots.send_task_on_commit = original
@@ -654,6 +665,207 @@ async def trial_second_beat(top: Topology) -> Trial:
     return trial
 
 
+async def fresh_sockets(top: Topology, games: list[dict[str, str]], count: int,
+                        timeout: float = 5.0) -> int:
+    """How many of `count` new game sockets (members' sessions, spread over the games)
+    open and get their first `state` frame within `timeout` seconds."""
+
+    async def one(n: int) -> bool:
+        game = games[n % len(games)]
+        url = top.base.replace("https", "wss", 1) + f"/ws/game/{game['id']}/"
+        try:
+            async with asyncio.timeout(timeout):
+                async with ws_connect(url, origin=Origin(top.base), ssl=insecure_context(),
+                                      additional_headers={
+                                          "Cookie": f"sessionid={game['blue']}"}) as ws:
+                    return json.loads(await ws.recv()).get("type") == "state"
+        except Exception:
+            return False
+
+    return sum(await asyncio.gather(*(one(n) for n in range(count))))
+
+
+async def trial_double_failover(top: Topology) -> Trial:
+    """Issue #28, point 1: each ASGI process killed in turn, twice. nginx's game-socket
+    upstream used to mark a process down for 5 s per failure, and a WebSocket 'finishes'
+    only when it closes: after the second failure every game socket was refused (502,
+    "no live upstreams") although both processes were up."""
+    trial = Trial("each ASGI process killed in turn, twice (failover that stays up)")
+    table = Table(top, seed=6)
+    games = await asyncio.to_thread(people_games, 6)
+    table.seat_people(games)
+    trial.figures["sockets_open_s"] = await table.opened()
+    players = [p for ps in table.players.values() for p in ps]
+    error_log = len(top.log("nginx-error"))
+    await asyncio.sleep(3)
+    rounds = []
+    for piece in ("asgi-1", "asgi-2", "asgi-1", "asgi-2"):
+        seen = {id(p): len(p.drops) for p in players}
+        top.kill9(piece)
+        await asyncio.sleep(5)
+        dropped = [p for p in players if len(p.drops) > seen[id(p)]]
+        gaps = [round(p.reopens[seen[id(p)]] - p.drops[seen[id(p)]], 2)
+                if len(p.reopens) > seen[id(p)] else None for p in dropped]
+        restart = time.perf_counter()
+        await asyncio.to_thread(top.run, "start", piece)
+        restarted_s = round(time.perf_counter() - restart, 1)
+        await asyncio.sleep(1)
+        rounds.append({"killed": piece, "dropped": len(dropped),
+                       "back_before_restart": sum(g is not None for g in gaps),
+                       "back_s_max": max((g for g in gaps if g is not None), default=0),
+                       "restart_s": restarted_s})
+        trial.check(all(g is not None and g <= 5 for g in gaps),
+                    f"after killing {piece}: players back {gaps} (each must be back ≤ 5 s)")
+    trial.figures["rounds"] = rounds
+    trial.figures["players_dropped_in_all"] = sum(r["dropped"] for r in rounds)
+    trial.check(trial.figures["players_dropped_in_all"] > 0, "no player was on a killed process")
+    await asyncio.sleep(2)  # both processes healthy (start waits for /healthz)
+    opened = await fresh_sockets(top, games, 20)
+    trial.figures["fresh_sockets_opened_of_20"] = opened
+    trial.check(opened == 20, f"only {opened} of 20 fresh game sockets opened")
+    refused = top.log("nginx-error")[error_log:].count("no live upstreams")
+    trial.figures["nginx_no_live_upstreams"] = refused
+    trial.check(refused == 0, f"nginx refused {refused} sockets with no live upstreams")
+    result = await table.finish()
+    trial.figures.update(result)
+    check_play(trial, result, people_only=True)
+    return trial
+
+
+class Browser:
+    """A browser's cookies and CSRF token against the topology, through nginx."""
+
+    def __init__(self, top: Topology) -> None:
+        self.top = top
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar),
+            urllib.request.HTTPSHandler(context=insecure_context()), NoRedirect())
+
+    def request(self, path: str, form: dict[str, str] | None = None) -> tuple[int, str]:
+        data = None
+        headers = {"Accept": "text/html"}
+        if form is not None:
+            token = next((c.value for c in self.jar if c.name == "csrftoken"), "")
+            data = urllib.parse.urlencode({**form, "csrfmiddlewaretoken": token}).encode()
+            headers.update({"Origin": self.top.base, "Referer": self.top.base + path})
+        request = urllib.request.Request(self.top.base + path, data=data, headers=headers)
+        try:
+            with self.opener.open(request, timeout=15) as response:
+                return response.status, response.read().decode(errors="replace")
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace")
+
+    def post(self, path: str, form: dict[str, str]) -> int:
+        self.request(path)  # the form page: its CSRF cookie
+        return self.request(path, form)[0]
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+@fresh
+def verified_member(name: str, password: str) -> None:
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(name, f"{name}@example.com", password)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+
+
+def account_flows(top: Topology, tag: str) -> dict[str, int]:
+    """Sign-in (a wrong password, then the right one), sign-up and a password reset, each
+    from a fresh browser through nginx: their HTTP statuses."""
+    password = "a-long-cargo-pass"
+    name = f"acct-{tag}"
+    verified_member(name, password)
+    return {
+        "sign_in_wrong_password": Browser(top).post(
+            "/accounts/login/", {"login": name, "password": "wrong"}),
+        "sign_in": Browser(top).post("/accounts/login/", {"login": name, "password": password}),
+        "sign_up": Browser(top).post("/accounts/signup/", {
+            "username": f"new-{tag}", "email": f"new-{tag}@example.com",
+            "password1": password, "password2": password}),
+        "password_reset": Browser(top).post("/accounts/password/reset/",
+                                            {"email": f"{name}@example.com"}),
+    }
+
+
+async def trial_accounts_without_redis(top: Topology, redis: OwnRedis) -> Trial:
+    """Issue #28, point 3: allauth's rate limits live in the cache; with Redis down sign-in
+    answered 500. Each flow must answer as it does with Redis up."""
+    trial = Trial("sign-in, sign-up and password reset while Redis is down")
+    up = await asyncio.to_thread(account_flows, top, "up")
+    trial.figures["with_redis"] = up
+    await asyncio.to_thread(redis.stop)
+    try:
+        await asyncio.sleep(0.5)
+        started = time.perf_counter()
+        down = await asyncio.to_thread(account_flows, top, "down")
+        trial.figures["flows_while_down_s"] = round(time.perf_counter() - started, 2)
+    finally:
+        await asyncio.to_thread(redis.start)
+    trial.figures["with_redis_down"] = down
+    trial.check(down == up, f"while Redis was down: {down}, with Redis up: {up}")
+    trial.check(not [s for s in down.values() if s >= 500], f"a 5xx while Redis was down: {down}")
+    await asyncio.to_thread(wait_for, "healthz", lambda: top.get("/healthz")[0] == 200, 30)
+    return trial
+
+
+def tls_and_headers(top: Topology) -> dict[str, Any]:
+    """Issue #28, point 11: the protocols nginx offers, and the headers on what nginx
+    answers itself (a static file, its own 404)."""
+    found: dict[str, Any] = {}
+    for name, version in (("TLSv1.3", ssl.TLSVersion.TLSv1_3), ("TLSv1.2", ssl.TLSVersion.TLSv1_2),
+                          ("TLSv1.1", ssl.TLSVersion.TLSv1_1)):
+        context = insecure_context()
+        with warnings.catch_warnings():  # TLS 1.1 is deprecated: asked for on purpose
+            warnings.simplefilter("ignore", DeprecationWarning)
+            context.minimum_version = context.maximum_version = version
+        if version < ssl.TLSVersion.TLSv1_2:
+            context.set_ciphers("DEFAULT:@SECLEVEL=0")
+        try:
+            with socket.create_connection(("127.0.0.1", top.port), timeout=5) as raw, \
+                    context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+                found[name] = tls.version()
+        except (ssl.SSLError, OSError) as error:
+            found[name] = f"refused ({error})"
+    wanted = ("Strict-Transport-Security", "Content-Security-Policy", "X-Frame-Options",
+              "X-Content-Type-Options")
+    for label, path in (("static_file", "/static/favicon.svg"), ("nginx_404", "/static/nope.css")):
+        status, _, headers = top.get(path)
+        found[label] = {"status": status,
+                        **{h: headers.get(h) for h in wanted}}
+    # A page of the site keeps its own headers, once each (nginx adds none beside them).
+    status, _, headers = top.get("/accounts/login/")
+    found["site_page_header_counts"] = {h: len(headers.get_all(h) or []) for h in wanted}
+    return found
+
+
+async def trial_tls_and_headers(top: Topology) -> Trial:
+    trial = Trial("TLS protocols and security headers on nginx's own answers")
+    found = await asyncio.to_thread(tls_and_headers, top)
+    trial.figures.update(found)
+    trial.check(found["TLSv1.3"] == "TLSv1.3", "TLS 1.3 is not offered")
+    trial.check(found["TLSv1.2"] == "TLSv1.2", "TLS 1.2 is not offered")
+    trial.check(str(found["TLSv1.1"]).startswith("refused"), "TLS 1.1 was accepted")
+    for label in ("static_file", "nginx_404"):
+        missing = [h for h, v in found[label].items() if h != "status" and not v]
+        trial.check(not missing, f"{label}: no {missing}")
+    counts = found["site_page_header_counts"]
+    trial.check(all(n == 1 for n in counts.values()), f"a site page's headers: {counts}")
+    return trial
+
+
+def client_tracebacks(top: Topology) -> dict[str, int]:
+    """Tracebacks in the logs of the processes clients talk to (the ASGI processes) and
+    nginx's own errors: a whole run must hold none (issue #28, acceptance)."""
+    return {piece: top.log(piece).count("Traceback (most recent call last)")
+            for piece in ("asgi-1", "asgi-2")}
+
+
 # --- the run --------------------------------------------------------------------------
 
 
@@ -683,7 +895,9 @@ async def trials(redis: OwnRedis, pg: OwnPostgres, top: Topology,
     done = []
     runs = (lambda: trial_kill_asgi(top), lambda: trial_restart_redis(top, redis),
             lambda: trial_restart_postgres(top, pg), lambda: trial_kill_worker(top),
-            lambda: trial_second_beat(top))
+            lambda: trial_second_beat(top), lambda: trial_double_failover(top),
+            lambda: trial_accounts_without_redis(top, redis),
+            lambda: trial_tls_and_headers(top))
     for number, run in enumerate(runs, 1):
         if only and number not in only:
             continue
@@ -692,6 +906,12 @@ async def trials(redis: OwnRedis, pg: OwnPostgres, top: Topology,
         trial.figures["trial_s"] = round(time.perf_counter() - started, 1)
         print(json.dumps(trial.report(), indent=2, default=str), flush=True)
         done.append(trial)
+    logs = Trial("no traceback a client could cause in the ASGI logs of the whole run")
+    logs.figures["tracebacks"] = client_tracebacks(top)
+    logs.check(not any(logs.figures["tracebacks"].values()),
+               f"tracebacks in the ASGI logs: {logs.figures['tracebacks']}")
+    print(json.dumps(logs.report(), indent=2, default=str), flush=True)
+    done.append(logs)
     return done
 
 

@@ -122,3 +122,24 @@ def test_it_fails_loudly_on_bad_values(run_python):
         assert result.returncode != 0, name
         assert "ImproperlyConfigured" in result.stderr, result.stderr
         assert name in result.stderr, result.stderr
+
+
+PREFIX = ("import json; from django.conf import settings; "
+          "print(json.dumps(settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']))")
+
+
+def layer_prefix(run_python, **env):
+    result = run_python(PREFIX, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_two_sites_on_one_redis_have_their_own_channel_prefix(run_python):
+    """Pub/sub ignores the database number: the layer's prefix follows it, or is set
+    (issue #28, point 9)."""
+    site = layer_prefix(run_python, REDIS_URL="redis://127.0.0.1:6379/0")
+    other = layer_prefix(run_python, REDIS_URL="redis://127.0.0.1:6379/5")
+    assert site != other
+    assert layer_prefix(run_python, REDIS_URL="redis://127.0.0.1:6379") == site
+    assert layer_prefix(run_python, REDIS_URL="redis://127.0.0.1:6379/5",
+                        CHANNEL_LAYER_PREFIX="staging") == "staging"

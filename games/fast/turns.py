@@ -83,6 +83,8 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
     seat = seat_of(game, actor)
     if seat is None or ply != game.ply or game.is_over or seat not in lg.acting():
         return None
+    if game.seat_list[seat].timeouts:  # its count of timeouts is reset under the lock
+        return None
     if guard is not None and not in_sql(guard) and not guard.holds():
         raise SignedOut()
     timeouts.refuse_if_fallen(game)

@@ -1,7 +1,9 @@
 """Warm games: each process keeps the games it plays loaded, so a turn reads nothing.
 
 An entry is a game row as `games.store` loads it (its seats, their members and ratings,
-which change only when a game ends) with the kind's in-memory game at the row's
+which change only when a game ends; not the players' presence, `Seat.sockets` and
+`left_at`, which change whenever a page opens or closes: games.abandonment reads those
+afresh) with the kind's in-memory game at the row's
 `revision`. A turn applies to the entry's copy and writes on condition that the stored
 revision is still the entry's (`games.fast.statements.write_turn`); if anything changed the game
 since (another process, a resign, the Daily Challenge's checks, the admin), the write

@@ -30,6 +30,30 @@ EVERYTHING: Final = "everything"  # a viewer who may see all: a finished game's 
 Viewer = int | None | Literal["everything"]
 
 
+@dataclass(frozen=True)
+class OptionField:
+    """One option of a new game, as the lobby offers it (docs/tables.md): the option's key
+    in the options dict, its label, the kind of field ("choice": one of `choices`, drawn
+    as a row of radio pills), its choices as (value, label) and the value first checked.
+    `clean` turns what a form posted into the value `check_options` expects (a posted
+    "7" becomes the choice 7); anything else is left for `check_options` to refuse."""
+
+    name: str
+    label: str
+    kind: str = "choice"
+    choices: tuple[tuple[Any, str], ...] = ()
+    default: Any = None
+    hint: str = ""
+
+    def clean(self, posted: str | None) -> Any:
+        if posted is None or posted == "":
+            return self.default
+        for value, _ in self.choices:
+            if str(value) == posted:
+                return value
+        return posted
+
+
 class KindError(ValueError):
     """A decision or option the engine refuses; the message names what is wrong."""
 
@@ -97,6 +121,13 @@ class LiveGame(ABC):
     def result(self) -> Result | None:
         """None while the game goes on."""
 
+    def timeout_decision(self, seat: int) -> str | None:
+        """What becomes of an acting seat's decision when its clock falls: the token the
+        site plays for it (applied like any decision, and counted as a timeout on the
+        seat), or None: the seat loses on time (it is resigned for; a game of several
+        seats may go on without it). Cargo Connect: None."""
+        return None
+
     def standing(self) -> tuple[int, ...] | None:
         """The seats' scores as they stand now, for a result the site decides while the
         game goes on (a draw called when the opponent left); None if the kind has none."""
@@ -113,6 +144,12 @@ class LiveGame(ABC):
     @abstractmethod
     def events_for(self, events: list[Event], viewer: Viewer) -> list[Event]:
         """The events a viewer may see (hidden information stays on the server)."""
+
+    def redacted(self, seat: int) -> LiveGame:
+        """The game as `seat` may know it, for its bot (games.bots): a kind that hides
+        information returns a copy without the other seats' secrets; one that hides
+        nothing, the game itself."""
+        return self
 
     def tokens_for(self, viewer: Viewer) -> list[str]:
         """The decisions so far as `viewer` may see them, one entry per decision (a hidden
@@ -134,6 +171,14 @@ class GameKind(ABC):
     seat_counts: tuple[int, ...]
     rules_version: str  # the current rules, stored on new games
     bot_levels: tuple[str, ...] = ()
+    # The longest decision token the kind writes (a socket refuses a longer one unread);
+    # at most `MAX_TOKEN_LENGTH`, the width of the stored token.
+    max_token_length: int = 32
+    # What becomes of a seat whose holder leaves (resigns, or the site resigns for them) a
+    # game of more than two seats: "" (the seat goes dormant: `LiveGame.resign`, and the
+    # others play on as the kind says) or a bot level that plays the seat on (the holder
+    # takes last place; games.play). With two seats a leaver loses the game.
+    leaver_stand_in: str = ""
     bot_version: str = ""
     quick_bot_level: str = ""  # a level that decides in milliseconds (a task short of time)
     view_template: str  # the game's part of the game page
@@ -175,11 +220,32 @@ class GameKind(ABC):
         return f"Bot {level.title()}"
 
     def bot_decision(self, game: LiveGame, seat: int, level: str, seed: int) -> str:
+        """`seat`'s decision at `level`; `game` is `LiveGame.redacted(seat)`: what that
+        seat may know, and no more."""
         raise KindError(f"{self.name} has no bots")
 
     def describe_options(self, options: dict[str, Any]) -> str:
         """A few words for lists ("6×6")."""
         return ""
+
+    # The lobby (games.lobby, docs/tables.md). A kind the lobby offers says so with
+    # `in_lobby`; its seeks and tables take the options `option_fields` describe (each
+    # drawn by the lobby as a field of the seek form, none hard-coded there) and a seat
+    # count from `seat_counts` (a choice of "Players" when there are several).
+    in_lobby: bool = False
+    option_fields: tuple[OptionField, ...] = ()
+    lobby_hint: str = ""  # a line under the seek form ("Blue moves first.")
+    seat_markers: bool = False  # the site's CSS draws its seats' markers (.side-dot.<key>)
+
+    @property
+    def default_seat_count(self) -> int:
+        """The seat count a new table starts with: the largest the kind allows."""
+        return max(self.seat_counts)
+
+    def options_from(self, posted: Any) -> dict[str, Any]:
+        """A new game's options from a form's fields (`posted.get(name)`), by
+        `option_fields`; unchecked (`check_options` does that)."""
+        return {f.name: f.clean(posted.get(f.name)) for f in self.option_fields}
 
     # The game review (docs/review.md): kinds that can review say so with `review_version`
     # (it changes whenever a review of the same game could come out differently).
@@ -219,3 +285,12 @@ def get_kind(key: str) -> GameKind:
 
 def all_kinds() -> list[GameKind]:
     return list(_KINDS.values())
+
+
+MAX_TOKEN_LENGTH = 64  # `Turn.token`'s width: no kind's token may be longer
+
+
+def longest_token() -> int:
+    """The longest token any registered kind writes: what a request is checked against
+    before its game is known (the HTTP fallback)."""
+    return max((kind.max_token_length for kind in _KINDS.values()), default=32)

@@ -19,7 +19,17 @@ from engine.notation import format_position, start_position
 from engine.position import CARD_ORDER, SIDE_NAMES
 from engine.review import REVIEW_VERSION, analyse, review_game
 
-from . import EVERYTHING, Event, GameKind, KindError, LiveGame, Result, Viewer, register
+from . import (
+    EVERYTHING,
+    Event,
+    GameKind,
+    KindError,
+    LiveGame,
+    OptionField,
+    Result,
+    Viewer,
+    register,
+)
 
 DEFAULT_SIZE = 6
 
@@ -106,6 +116,13 @@ class CargoConnect(GameKind):
     bot_levels = BOT_LEVELS
     bot_version = BOT_VERSION
     quick_bot_level = "medium"  # one turn ahead: milliseconds (docs/bot.md)
+    in_lobby = True
+    lobby_hint = "Blue moves first."
+    seat_markers = True
+    option_fields = (
+        OptionField("size", "Bay size", choices=tuple((n, f"{n}×{n}") for n in SIZES),
+                    default=DEFAULT_SIZE),
+    )
     view_template = "games/cargo-connect/view.html"
     view_module = "js/cargo-connect/view.js"
 

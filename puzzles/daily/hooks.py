@@ -4,14 +4,19 @@ game or a decision arriving; the spoiler shield)."""
 
 from __future__ import annotations
 
-from games.access import on_open, viewer_check
+from typing import Any
+
+from django.urls import reverse
+from django.utils.dateformat import format as format_date
+
+from games.access import heading, on_open, viewer_check
 from games.actors import Actor
 from games.models import Game
 from games.results import Ending, Stage, on_game_end
 from rankings import monthly as boards
 
-from . import live, services
-from .models import DailyGame, DailyVoid
+from . import clock, live, services
+from .models import DailyGame, DailyVoid, Difficulty
 
 
 @on_game_end("daily.boards", Stage.IN_TRANSACTION, order=30)
@@ -49,3 +54,20 @@ def check_on_open(game: Game) -> bool:
 @viewer_check("daily.spoiler_shield", mode=Game.Mode.DAILY)
 def spoiler_shield(game: Game, actor: Actor | None) -> str | None:
     return services.can_see(game, actor)
+
+
+@heading("daily.heading", mode=Game.Mode.DAILY)
+def daily_heading(game: Game) -> dict[str, Any] | None:
+    """The game page's header for a Daily Challenge game (issue #27: it said only "Shift
+    <id>"): the challenge's day in words, its difficulty, ranked or practice, the bay's
+    size, and what it counts for (the Daily Challenge's boards, never a rating)."""
+    daily = DailyGame.objects.filter(game_id=game.id).first()
+    if daily is None:
+        return None
+    size = game.size or clock.size_of(daily.day)
+    counts = ("Ranked: counts on the day's and the month's boards, not on any rating"
+              if daily.ranked else "Practice: counts nowhere")
+    return {"title": f"Daily Challenge, {format_date(daily.day, 'l j F Y')}",
+            "facts": [str(Difficulty(daily.difficulty).label), f"{size}×{size}", counts],
+            "link": {"url": reverse("daily:day", args=[daily.day]),
+                     "text": "The day's challenge"}}

@@ -230,9 +230,10 @@ class Standing:
     practice_games: int = 0
 
 
-def standings(actor: Actor | None, day: dt.date) -> list[Standing]:
+def standings(actor: Actor | None, day: dt.date, link: str = "") -> list[Standing]:
     """For each difficulty: the member's ranked game of that day (or, for a guest, their
-    latest practice game) and how it stands."""
+    latest practice game) and how it stands; `link`, the day's page as an absolute URL,
+    ends the share text."""
     mine = DailyGame.objects.none()
     if actor is not None and actor.user_id is not None:
         mine = DailyGame.objects.filter(user_id=actor.user_id, day=day)
@@ -252,7 +253,7 @@ def standings(actor: Actor | None, day: dt.date) -> list[Standing]:
             standing.game_id = main.game_id
             standing.state = _state(main.game)
             if main.game.is_over and main.game.status != Game.Status.VOIDED:
-                _describe_result(standing, main)
+                _describe_result(standing, main, link)
         out.append(standing)
     return out
 
@@ -263,7 +264,7 @@ def _state(game: Game) -> str:
     return "in_progress" if game.status == Game.Status.ACTIVE else "finished"
 
 
-def _describe_result(standing: Standing, daily: DailyGame) -> None:
+def _describe_result(standing: Standing, daily: DailyGame, link: str = "") -> None:
     game = daily.game
     seats = sorted(game.seats.all(), key=lambda s: s.index)
     me, bot = seats[live.PLAYER_SEAT], seats[1 - live.PLAYER_SEAT]
@@ -274,7 +275,7 @@ def _describe_result(standing: Standing, daily: DailyGame) -> None:
     standing.shown = boards.shown(boards.scaled(me.score, size),
                                   boards.scaled(me.score - bot.score, size))
     if daily.ranked:
-        standing.share = share_text(daily, standing.shown)
+        standing.share = share_text(daily, standing.shown, link)
 
 
 def unloaded_shapes(game: Game) -> str:
@@ -285,13 +286,27 @@ def unloaded_shapes(game: Game) -> str:
     return " ".join(shape for shape, chit in shelf.items() if chit != "rust")
 
 
-def share_text(daily: DailyGame, shown: str) -> str:
-    """The spoiler-free text to copy after a ranked game."""
+RESULT_WORDS = {"win": "Beat CargoBot", "loss": "Lost to CargoBot", "draw": "Drew with CargoBot"}
+
+
+def share_text(daily: DailyGame, shown: str, link: str = "") -> str:
+    """The spoiler-free text to copy after a ranked game: the challenge, the result in
+    words and as the boards show it, the shapes completed, and a link back to the day
+    (issue #27: it had no link and no result in words). No column, cell or card."""
     size = clock.size_of(daily.day)
     shapes = unloaded_shapes(daily.game) or "none"
     label = Difficulty(daily.difficulty).label
-    return (f"Cargo Connect Daily Challenge {daily.day.isoformat()} · {label} · "
-            f"{size}×{size}\n{shown}\nUnloaded: {shapes}")
+    me = next((s for s in daily.game.seat_list if s.index == live.PLAYER_SEAT), None)
+    result = RESULT_WORDS.get(me.outcome or "", "") if me is not None else ""
+    if result and me is not None and me.score is not None:
+        bot = next(s for s in daily.game.seat_list if s.index != live.PLAYER_SEAT)
+        result += f" {me.score} to {bot.score}"
+    lines = [f"Cargo Connect Daily Challenge {daily.day.isoformat()} · {label} · "
+             f"{size}×{size}", f"{result}: {shown}" if result else shown,
+             f"Unloaded: {shapes}"]
+    if link:
+        lines.append(link)
+    return "\n".join(lines)
 
 
 def players_on(day: dt.date) -> int:

@@ -23,7 +23,8 @@ def _day_context(request: HttpRequest, day: dt.date) -> dict[str, object]:
     return {
         "day": day,
         "size": size,
-        "standings": services.standings(actor, day),
+        "standings": services.standings(
+            actor, day, request.build_absolute_uri(reverse("daily:day", args=[day]))),
         "signed_in": request.user.is_authenticated,
         "start_url": reverse("daily:start"),
         "archive_url": reverse("daily:archive"),

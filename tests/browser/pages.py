@@ -36,4 +36,5 @@ def reviewed(alice: Any, bob: Any, monkeypatch: Any) -> Any:
                         functools.partial(engine_review.review_game, depth=3, budget=2000))
     game = play_out(new_game(alice, bob, size=5), scripted_tokens(5), alice, bob)
     review.request_review(game.id)
+    review.wait_for_background(game.id)  # the embedded default reviews on a thread
     return game

@@ -91,12 +91,16 @@ def test_panels_order_controls_in_view_and_marked_columns(game_id, chromium_path
 
             if size == "390":  # one column: opponent above the bay, the player below
                 top_panel = box(page, ".player.is-top")
-                bottom_panel = box(page, ".player.is-bottom")
+                # The player's own bar (name, clock, points) right under the bay, then the
+                # controls, then the player's cards and shelf (issue #27, item 6).
+                own_bar = box(page, ".player.is-bottom .player-top")
+                own_details = box(page, ".player.is-bottom .player-details")
                 expect(page.locator(".player.is-top")).to_contain_text("bob")
                 expect(page.locator(".player.is-bottom")).to_contain_text("alice")
                 assert bottom(top_panel) <= bay["y"]
-                assert bottom_panel["y"] >= bottom(box(page, "[data-controls]"))
-                assert bottom_panel["y"] >= bottom(bay)
+                assert bottom(bay) <= own_bar["y"] < bottom(bay) + 40
+                assert bottom(own_bar) <= box(page, "[data-controls]")["y"]
+                assert own_details["y"] >= bottom(box(page, "[data-controls]"))
                 assert bottom(top_panel) <= height
             else:  # the panels beside the bay, the opponent first
                 assert box(page, ".player.is-top")["x"] > bay["x"] + bay["width"]
@@ -117,6 +121,6 @@ def test_a_spectator_sees_orange_above_and_blue_below_on_a_phone(game_id, chromi
         expect(page.locator("[data-connection]")).to_have_text("Live")
         expect(page.locator(".player.is-top")).to_have_class("panel player orange is-top")
         assert bottom(box(page, ".player.is-top")) <= box(page, ".gbay")["y"]
-        assert box(page, ".player.is-bottom")["y"] >= bottom(box(page, ".gbay"))
+        assert box(page, ".player.is-bottom .player-top")["y"] >= bottom(box(page, ".gbay"))
         assert not any(column_marks(page).values())  # nothing to play for a spectator
         shoot(page, "game-spectator-390-dark")

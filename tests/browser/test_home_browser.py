@@ -19,11 +19,17 @@ def test_it_shows_the_home_page(page, live_url):
     expect(nav.get_by_role("link", name="Cargo Connect")).to_be_visible()
     expect(nav.get_by_role("link", name="Sign in")).to_be_visible()
     expect(nav.get_by_role("link", name="Sign up")).to_be_visible()
-    # site.js (an ES module) drew the demo Cargo Bay: 6×6 cells.
-    expect(page.locator(".bay .cell")).to_have_count(36)
-    # site.css applied.
-    background = page.evaluate("getComputedStyle(document.querySelector('.bay')).display")
+    # the demo Cargo Bay, drawn by the server with the game's modules: 6×6 cells
+    expect(page.locator(".bay-demo .mini-cell")).to_have_count(36)
+    background = page.evaluate("getComputedStyle(document.querySelector('.mini-bay')).display")
     assert background == "grid"
+    # Orange cores are diamonds, as in the game; Blue cores round (issue #27, item 14)
+    orange = page.evaluate("""getComputedStyle(
+        document.querySelector('.bay-demo .can.orange'), '::after').transform""")
+    blue = page.evaluate("""getComputedStyle(
+        document.querySelector('.bay-demo .can.blue'), '::after').borderRadius""")
+    assert orange.startswith("matrix(0.707"), orange  # rotate(45deg)
+    assert blue == "50%", blue
     assert errors == []
 
 

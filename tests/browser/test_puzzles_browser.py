@@ -42,6 +42,9 @@ def test_guest_solves_reloads_signs_up_and_merges(week_for_guest, page, live_url
     page.locator('[data-action="unload"]').click()
     expect(page.locator("[data-status-line]")).to_have_text("Solved in 1 turn!")
     expect(page.locator("[data-figures]")).to_be_visible()
+    # a guest is not a member: their solve counts once merged (issue #27, item 14)
+    expect(page.locator("[data-figures]")).to_contain_text("No member has solved it yet")
+    expect(page.locator("[data-figures]")).not_to_contain_text("You are the first member")
 
     page.reload()
     expect(page.locator("[data-status-line]")).to_have_text("Solved in 1 turn!")
@@ -55,6 +58,13 @@ def test_guest_solves_reloads_signs_up_and_merges(week_for_guest, page, live_url
     page.locator('input[name="password1"]').fill(PASSWORD)
     page.locator('input[name="password2"]').fill(PASSWORD)
     page.locator('form button[type="submit"]').last.click()
+    # Sign-up asks to confirm the address (mandatory verification, issue #28 point 8) and
+    # does not sign in; a password sign-in does, confirmed or not (accounts/forms.py).
+    expect(page.locator("main")).to_contain_text("Verify Your Email Address")
+    page.goto(live_url + "/accounts/login/")
+    page.get_by_label("Login").fill("dora")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign In").click()
     expect(page.get_by_role("navigation", name="Main")).to_contain_text("dora")
 
     page.goto(live_url + "/puzzles/")
@@ -63,8 +73,10 @@ def test_guest_solves_reloads_signs_up_and_merges(week_for_guest, page, live_url
     expect(merge).to_be_visible()
     merge.get_by_role("button", name="Review the merge").click()
     expect(merge.locator(".merge-list")).to_contain_text(
-        "2026-03-02: 0 → 1 attempts; not solved → solved in 1 attempt")
+        "Monday 2 March: 0 → 1 attempt; solved in 1 attempt")
     merge.get_by_role("button", name="Merge into my account").click()
+    expect(page.locator(".messages")).to_have_text(
+        "Merged this browser's progress on 1 puzzle into your account.")
     expect(monday.locator("[data-state]")).to_have_text("solved")
     expect(page.locator("[data-merge]")).to_be_hidden()
     assert errors == []

@@ -1,5 +1,5 @@
-"""An accepted rematch takes both players to the new game, at 390×844 and 1366×900: one
-offers, the other accepts, and each page goes to the new game by itself (the `rematch`
+"""An accepted rematch takes both players, and a spectator, to the new game, at 390×844 and
+1366×900: one offers, the other accepts, and each page goes to the new game by itself (the `rematch`
 frame both sockets get carries its URL). A spectator's page shows "Watching" and the count,
 which the players' pages see change live."""
 
@@ -31,7 +31,9 @@ def test_both_players_go_to_the_rematch(finished, chromium_path, live_url, alice
         bob = new_page(opened, bob_screen, color_scheme="light")
         sign_in(alice, live_url, "alice@example.com", name="alice")
         sign_in(bob, live_url, "bob@example.com", name="bob")
-        for page in (alice, bob):
+        carol = new_page(opened, bob_screen)  # a spectator goes along (issue #27, item 14)
+        sign_in(carol, live_url, "carol@example.com", name="carol")
+        for page in (alice, bob, carol):
             page.goto(f"{live_url}/g/{finished}")
             expect(page.locator("[data-connection]")).to_have_text("Live")
         expect(alice).to_have_title("alice vs bob · Cargo Connect")
@@ -40,16 +42,17 @@ def test_both_players_go_to_the_rematch(finished, chromium_path, live_url, alice
         expect(bob.locator("[data-rematch]")).to_contain_text("alice offers a rematch")
         bob.locator("button[data-action=rematch]").click()
         new_url = re.compile(rf"{re.escape(live_url)}/g/(?!{finished})[0-9A-Za-z]{{10}}$")
-        for page in (alice, bob):
+        for page in (alice, bob, carol):
             expect(page).to_have_url(new_url)
-        assert alice.url == bob.url
+        assert alice.url == bob.url == carol.url
+        expect(carol.locator("[data-status-line]")).to_contain_text("to move")
         # Colours swapped: bob is Blue now, and it is his turn.
         expect(bob).to_have_title("Your turn · bob vs alice · Cargo Connect")
         expect(alice).to_have_title("bob vs alice · Cargo Connect")
         expect(bob.locator("[data-status-line]")).to_have_text("Your turn")
         shoot(alice, f"rematch-started-{alice_screen}-dark")
         shoot(bob, f"rematch-started-{bob_screen}-light")
-        assert alice.errors == [] and bob.errors == []
+        assert alice.errors == [] and bob.errors == [] and carol.errors == []
 
 
 def test_a_spectator_is_labelled_and_counted_live(finished, chromium_path, live_url):

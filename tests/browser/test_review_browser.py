@@ -28,6 +28,7 @@ def reviewed(live_url, django_user_model, eager, monkeypatch):  # noqa: F811
     bob = django_user_model.objects.create_user("bob", "b@example.com", "a-long-cargo-pass")
     game = play_out(new_game(alice, bob, size=5), scripted_tokens(5), alice, bob)
     review.request_review(game.id)
+    review.wait_for_background(game.id)  # the embedded default reviews on a thread
     return game
 
 

@@ -1,9 +1,15 @@
-"""Clock tests: the live-play users and sockets, and a watcher that starts empty."""
+"""Clock tests: the live-play users and sockets, a watcher that starts empty, the
+test-only Picks kind (several seats deciding at once) and frozen time."""
+
+from unittest import mock
 
 import pytest
+from django.utils import timezone
 
-from games import timeouts
+from games import kinds, timeouts
+from tests.clocks.support import FrozenTime
 from tests.games.conftest import close_live_db_threads, connect, session_cookie, users
+from tests.platform.clock_kind import Picks
 
 __all__ = ["close_live_db_threads", "connect", "session_cookie", "users"]
 
@@ -14,3 +20,20 @@ def empty_watcher():
     timeouts.watcher.clear()
     yield
     timeouts.watcher.clear()
+
+
+@pytest.fixture
+def picks_kind():
+    """The test-only Picks kind (tests/platform/clock_kind.py): 2–4 seats decide at once."""
+    kind = kinds.register(Picks())
+    yield kind
+    kinds.unregister(kind.key)
+
+
+@pytest.fixture
+def frozen():
+    """Time stands still: every `timezone.now()` answers `frozen.now`, which only
+    `frozen.advance(seconds)` moves, so each charge can be asserted to the millisecond."""
+    clock = FrozenTime(timezone.now().replace(microsecond=0))
+    with mock.patch.object(timezone, "now", side_effect=lambda: clock.now):
+        yield clock

@@ -51,3 +51,13 @@ def pass_time(game_id, seconds: float) -> None:
 
 def left_ms(game_id):
     return services.get_game(game_id).clock["left"]
+
+
+class FrozenTime:
+    """The moment every `timezone.now()` answers (the `frozen` fixture)."""
+
+    def __init__(self, now: dt.datetime) -> None:
+        self.now = now
+
+    def advance(self, seconds: float) -> None:
+        self.now += dt.timedelta(seconds=seconds)

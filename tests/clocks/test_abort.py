@@ -8,8 +8,10 @@ from games import services
 from games.models import Game
 from rankings.models import RatingChange
 from tests.clocks.support import play, start, timed_game
+from tests.games.bot_support import eager
 from tests.games.support import member, new_bot_game
 
+__all__ = ["eager"]
 pytestmark = pytest.mark.django_db
 
 
@@ -41,7 +43,7 @@ def test_no_abort_once_both_have_moved_nor_by_spectators(users):
         services.abort_game(game.id, actor=member(users["alice"]))
     assert "can no longer be aborted" in refused.value.message
     assert services.get_game(game.id).status == "active"
-    assert "abandon" not in services.state_of(services.get_game(game.id), viewer=0) \
+    assert not services.state_of(services.get_game(game.id), viewer=0)["abandon"] \
         or not services.state_of(services.get_game(game.id), viewer=0)["abandon"]["abortable"]
 
 
@@ -60,3 +62,22 @@ def test_an_untimed_game_is_aborted_over_http(users, client):
     assert answer["type"] == "ended" and answer["termination"] == "aborted"
     again = client.post(f"/g/{game.id}/abort")
     assert again.status_code == 409 and again.json()["code"] == "game_over"
+
+
+def test_once_cargobot_has_moved_the_state_says_the_game_can_no_longer_be_aborted(
+        users, eager, django_capture_on_commit_callbacks):
+    """Issue #27, item 4: "Abort the game" stayed all game against CargoBot. The page
+    merges each state into the one it has, so a state whose `abandon` part went away must
+    say so (null), or the page keeps the first state's "abortable"."""
+    game = new_bot_game(users["alice"], color="blue")
+    assert services.state_of(services.get_game(game.id), viewer=0)["abandon"]["abortable"]
+    with django_capture_on_commit_callbacks(execute=True):  # CargoBot's task answers
+        result = services.apply_turn(game.id, actor=member(users["alice"]), ply=0,
+                                     token="a")
+    assert result.frame["state"]["abandon"]["abortable"]  # CargoBot has not moved yet
+    game = services.get_game(game.id)
+    assert game.ply == 2
+    state = services.state_of(game, viewer=0)
+    assert "abandon" in state and state["abandon"] is None
+    frame = services.turn_frames(game, 1)[0]  # CargoBot's turn as the pages got it
+    assert "abandon" in frame["state"] and frame["state"]["abandon"] is None

@@ -90,7 +90,7 @@ def test_a_deactivated_member_disappears_at_once(client):
     assert names(boards.page(MARCH, "easy")) == ["b"]
     assert boards.rank_of(b.pk, MARCH, "easy") == 1
     page = client.get("/rankings/?tab=daily&month=2026-03&level=easy").content.decode()
-    assert "<td>b</td>" in page and "<td>a</td>" not in page
+    assert '<a href="/@/b">b</a>' in page and '<a href="/@/a">a</a>' not in page
 
 
 def test_the_rankings_page_shows_a_month(client):

@@ -71,7 +71,7 @@ def test_a_member_plays_on_two_devices_and_resigns(two_devices, live_url):
     easy.get_by_role("button", name="Practice").is_visible()
 
     desk.goto(live_url + "/rankings/?tab=daily&level=easy")
-    row = desk.locator("table[aria-label='Easy board'] tr.mine")
+    row = desk.locator("table.daily-board tr.is-you").first
     expect(row).to_contain_text("alice")
     expect(row.locator(".daily-result-cell")).to_have_text(shown)
     expect(desk.locator(".daily-my-rank")).to_contain_text("1")

@@ -47,8 +47,11 @@ def test_the_share_text_is_spoiler_free(frozen, users, eager, client):
     share = re.search(r"<textarea[^>]*data-share>(.*?)</textarea>", html, re.S).group(1)
     lines = share.split("\n")
     assert lines[0] == "Cargo Connect Daily Challenge 2026-03-09 · Easy · 5×5"
-    assert re.fullmatch(r"-?\d+ \((\+|\u2212|\u00b1)\d+\)", lines[1].replace("&#x27;", ""))
+    # The result in words, then as the boards show it (issue #27, item 12).
+    assert re.fullmatch(r"(Beat|Lost to|Drew with) CargoBot -?\d+ to -?\d+: "
+                        r"-?\d+ \((\+|\u2212|\u00b1)\d+\)", lines[1].replace("&#x27;", ""))
     assert re.fullmatch(r"Unloaded: ([OTJLSZI]( [OTJLSZI])*|none)", lines[2])
+    assert lines[3] == "http://testserver/puzzles/daily/2026-03-09/"  # a link back
     tokens = services.get_game(game.id).tokens
     assert not any(token in share for token in tokens if len(token) > 1)  # no columns/cards
     assert not re.search(r"\b[a-h][1-8]\b", share)
@@ -105,3 +108,24 @@ def test_resume_from_a_second_device(frozen, users, eager, client):
     token = state["legal"][0]
     assert laptop.post(f"/g/{game_id}/turn", {"ply": 2, "token": token}).status_code == 200
     assert services.get_game(game_id).ply >= 3
+
+
+def test_a_daily_game_says_what_it_is(frozen, users, eager, client):
+    """Issue #27, item 12: the header said only "Shift <id>" and the player card showed an
+    Elo rating the Daily Challenge never touches."""
+    alice = Actor.member(users["alice"])
+    game = daily.start(alice, "easy")
+    client.force_login(users["alice"])
+    html = client.get(f"/g/{game.id}").content.decode()
+    assert "<h1>Daily Challenge, Monday 9 March 2026</h1>" in html
+    facts = re.search(r'<p class="game-facts" data-game-facts>(.*?)</p>', html, re.S).group(1)
+    assert "Easy" in facts and "Ranked" in facts and "5×5" in facts
+    assert 'href="/puzzles/daily/2026-03-09/"' in facts
+    state = services.state_of(services.get_game(game.id), viewer=0)
+    me = state["players"][state["you"]]
+    assert me["rating"] is None and me["rating_kind"] is None
+    bot = state["players"]["orange" if state["you"] == "blue" else "blue"]
+    assert bot["rating"] is None  # no rating counts a Daily Challenge game
+    play_out(game.id, alice)
+    state = services.state_of(services.get_game(game.id), viewer=0)
+    assert state["players"][state["you"]]["rating"] is None

@@ -47,7 +47,8 @@ def test_after_the_day_everyone_can(alices_game, client, frozen):
 @pytest.mark.asyncio
 async def test_the_socket_refuses_a_spectator(alices_game, connect):
     comm = await connect(alices_game.id, "bob", expect_state=False)
-    assert not getattr(comm, "connected", False)  # closed with 4403 before accepting
+    assert not getattr(comm, "connected", False)
+    assert comm.close_code == 4403  # accepted, then closed: the page reads the code
     mine = await connect(alices_game.id, "alice")
     await mine.disconnect()
 

@@ -77,3 +77,43 @@ def test_the_404_keeps_the_chosen_theme_and_the_member(client, django_user_model
     client.cookies["theme"] = "light"
     html = client.get("/g/AAAAAAAAAA").content.decode()
     assert 'data-theme="light"' in html and "marta" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [True, False])
+def test_every_404_is_the_sites_page_whatever_debug_says(client, django_user_model, debug):
+    """`make run` runs with DEBUG on: a bad URL, an unknown rankings tab, a future or
+    malformed Daily Challenge date, a week or puzzle day that is not open, an unknown admin
+    page: each is the site's 404 page (with the member's header), never Django's technical
+    one (issue #27, item 13)."""
+    user = django_user_model.objects.create_superuser("marta", "m@example.com",
+                                                      "a-long-cargo-pass")
+    client.force_login(user)
+    with override_settings(DEBUG=debug):
+        for url, words in [("/no-such-page/", "There is no page at this address."),
+                           ("/rankings/?tab=nope", "No rankings tab &#x27;nope&#x27;."),
+                           ("/rankings/?tab=daily&level=impossible", "No such difficulty."),
+                           ("/puzzles/daily/2999-01-01/",
+                            "That day&#x27;s challenge has not started yet."),
+                           ("/puzzles/daily/2026-02-30/", "There is no page at this address."),
+                           ("/puzzles/2026-02-30/", "There is no page at this address."),
+                           ("/puzzles/week/2998-12-31/", "That week has not begun."),
+                           ("/admin/no-such-admin-page/", "There is no page at this address.")]:
+            response = client.get(url)
+            assert response.status_code == 404, url
+            html = response.content.decode()
+            styled(html, 404)
+            assert words in html, url
+            assert "marta" in html, url  # the request's context: the member's header
+
+
+@pytest.mark.django_db
+@override_settings(DEBUG=True)
+def test_an_endpoints_404_is_not_the_technical_page_either(client):
+    """A puzzle endpoint for a day not open yet raises Http404: the site's page, not the
+    technical one; a view's own 404 page ("opens on its day") is left as it is."""
+    response = client.post("/puzzles/2999-01-01/state", "{}", content_type="application/json")
+    assert response.status_code == 404
+    assert "URLconf" not in response.content.decode()
+    response = client.get("/puzzles/2999-01-01/")
+    assert response.status_code == 404 and "opens on its day" in response.content.decode()

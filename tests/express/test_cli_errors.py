@@ -19,7 +19,8 @@ PLAYED = "1. Lo Dr En | A2A1A3 A2A3A1 A3A1A2 | A2:^.>>.s1"
     (["start", "--players", "3", "--seed", "18446744073709551616"], b""),
     (["start", "--players", "3", "--seed", "0x10"], b""),
     (["start", "--players", " 3", "--seed", "1"], b""),
-    (["start", "--help"], b""),
+    (["start", "--players", "3"], b""),
+    (["start", "--players", "3", "--seed", "1", "--nonsense"], b""),
     (["replay", "/nonexistent/file"], b""),
     (["replay"], b"\xff\xfe\x00"),
     (["replay"], b""),
@@ -88,3 +89,18 @@ def test_bench_prints_rounds_and_turns_per_second() -> None:
     out = run_cli(["bench", "--seconds", "0.3"])
     body = json.loads(out.stdout)
     assert out.returncode == 0 and body["turns/s"] > 0 and body["rounds/s"] > 0
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["start", "--help"], ["start", "-h"],
+                                  ["replay", "--help"], ["bot", "-h"], ["balance", "--help"],
+                                  ["start", "--players", "9", "--help"]])
+def test_help_is_printed_on_standard_output_with_status_0(args: list[str]) -> None:
+    """Issue #27, item 15: `python -m express --help` printed a JSON error and exited 2."""
+    out = run_cli(args)
+    assert out.returncode == 0, out.stdout
+    text = out.stdout.decode()
+    assert text.startswith("usage: python -m express") and "-h, --help" in text
+    assert out.stderr == b""
+    if len(args) == 1:
+        for command in ("start", "replay", "view", "bot", "bench", "tournament", "balance"):
+            assert command in text

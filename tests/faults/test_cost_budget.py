@@ -72,6 +72,7 @@ async def test_anonymous_spectators_are_capped_per_address_and_per_game(game, us
     assert all(w.connected for w in watchers)
     refused = await connect(game.id, None)
     assert not getattr(refused, "connected", False)
+    assert refused.close_code == 4430  # accepted, then closed, so a browser sees the code
     member_socket = await connect(game.id, "carol")  # members are not anonymous
     assert member_socket.connected
     await watchers[0].disconnect()

@@ -93,6 +93,7 @@ async def test_a_socket_gets_unavailable_then_a_close_to_come_back_later(
 
 
 async def open_socket(game_id, cookie):
+    """(accepted, close code): a refused socket is accepted, then closed with its code."""
     from channels.testing import WebsocketCommunicator
 
     from cargosite.asgi import application
@@ -100,7 +101,11 @@ async def open_socket(game_id, cookie):
 
     comm = WebsocketCommunicator(application, f"/ws/game/{game_id}/", headers=[
         (b"origin", ORIGIN), (b"host", b"localhost"), (b"cookie", cookie)])
-    return await comm.connect(timeout=5)
+    accepted, code = await comm.connect(timeout=5)
+    if accepted:
+        message = await comm.receive_output(timeout=5)
+        code = message.get("code") if message["type"] == "websocket.close" else None
+    return accepted, code
 
 
 @pytest.mark.asyncio
@@ -108,7 +113,7 @@ async def open_socket(game_id, cookie):
 async def test_a_socket_opened_while_the_database_is_down_is_refused_with_1013(
         game, session_cookie, monkeypatch):
     monkeypatch.setattr(services, "get_game", down)
-    assert await open_socket(game.id, session_cookie("carol")) == (False, 1013)
+    assert await open_socket(game.id, session_cookie("carol")) == (True, 1013)
 
 
 @pytest.mark.asyncio
@@ -120,6 +125,6 @@ async def test_a_handshake_that_cannot_read_the_session_is_refused_with_1013(
     cookie = session_cookie("carol")
     monkeypatch.setattr(channels.auth, "get_user", down)  # the session's user, read at handshake
     with caplog.at_level(logging.WARNING):
-        assert await open_socket(game.id, cookie) == (False, 1013)
+        assert await open_socket(game.id, cookie) == (True, 1013)
     lines = [r for r in caplog.records if r.name == "cargosite.unavailable"]
     assert len(lines) == 1 and not lines[0].exc_info

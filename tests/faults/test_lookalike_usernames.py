@@ -56,6 +56,29 @@ def test_different_names_are_accepted(client, alice, name):
     assert sign_up(client, name).status_code == 302, name
 
 
-def test_the_skeleton_folds_case_width_and_script():
-    assert {skeleton(n) for n in ["alice", "ALICE", "ａｌｉｃｅ", "аlice"]} == {"alice"}
+def test_the_skeleton_folds_width_and_script():
+    assert {skeleton(n) for n in ["alice", "ａｌｉｃｅ", "аlice", "a1ice"]} == {skeleton("alice")}
     assert skeleton("josé") != skeleton("jose")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("member", "look_alike"), [
+    ("alicep", "aIicep"),   # capital I for l: mapped before folding, not folded to i
+    ("mary", "rnary"),      # rn for m (Unicode's confusables: m → rn)
+    ("rnary", "mary"),
+    ("wendy", "vvendy"),    # vv for w
+    ("dave", "clave"),      # cl for d
+    ("maxwell", "rnaxvvell"),
+])
+def test_look_alikes_from_the_probe_are_refused(member, look_alike):
+    """Issue #28, point 7: each was accepted beside the member's name."""
+    get_user_model().objects.create_user(member, f"{member}@example.com", "a-long-cargo-pass")
+    assert sign_up(None, look_alike).status_code == 200, look_alike
+    assert get_user_model().objects.count() == 1
+
+
+def test_the_skeleton_maps_before_folding_and_covers_sequences():
+    assert skeleton("aIicep") == skeleton("alicep") != skeleton("aiicep")
+    assert skeleton("rnary") == skeleton("mary") == skeleton("Mary")
+    assert skeleton("vvendy") == skeleton("wendy")
+    assert skeleton("clave") == skeleton("dave")

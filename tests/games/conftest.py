@@ -3,6 +3,7 @@ plays Orange, carol watches), games made through the service, and WebSocket
 communicators that sign in with a real session cookie, as a browser does."""
 
 import importlib.util
+import json
 import sys
 import types
 
@@ -75,15 +76,22 @@ def connect(session_cookie):
         if cookie:
             headers.append((b"cookie", cookie))
         comm = WebsocketCommunicator(application, path, headers=headers)
-        connected, _ = await comm.connect()
+        connected, code = await comm.connect()
         opened.append(comm)
-        if not connected:
+        if not connected:  # refused at the handshake (the Origin check)
+            comm.close_code = code
+            return comm
+        # A socket the consumer refuses is accepted and then closed with its code (so a
+        # browser sees the code, not an HTTP 403): `connected` False, `close_code` set.
+        message = await comm.receive_output(timeout=5)
+        if message["type"] == "websocket.close":
+            comm.close_code = message.get("code")
             return comm
         comm.connected = True
+        frame = json.loads(message["text"])
         if expect_state:
-            frame = await comm.receive_json_from(timeout=5)
             assert frame["type"] in ("state", "seeks"), frame
-            comm.first = frame
+        comm.first = frame
         return comm
 
     yield open_

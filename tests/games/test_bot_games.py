@@ -181,7 +181,7 @@ def test_colour_random_and_bad_requests(users, lost_tasks, monkeypatch):
             draws.append(stop)
             return len(draws) % 2
 
-    monkeypatch.setattr("games.bots.random.SystemRandom", Drawn)
+    monkeypatch.setattr("games.bot_games.random.SystemRandom", Drawn)
     sides = [bot_side(new_bot_game(user=users["alice"], guest_key=None, level="easy",
                                    size=5)) for _ in range(2)]
     assert draws == [2, 2] and sorted(sides) == ["blue", "orange"]

@@ -80,7 +80,8 @@ def test_once_per_game_and_the_state_shows_the_new_rating(users, lost_tasks):
     game = new_bot_game(user=alice, guest_key=None, level="easy", size=5,
                                     color="blue")
     frame = services.resign(game.id, actor=bot_of(game))
-    assert frame["state"]["players"]["blue"]["rating"] == 1204
+    blue = frame["state"]["players"]["blue"]
+    assert (blue["rating"], blue["rating_change"]) == (1200, 4)  # before the game, and +4
     rate_vs_bot(Game.objects.get(id=game.id))  # again: nothing
     assert BotRatingChange.objects.filter(game=game).count() == 1
     assert Player.objects.get(user=alice).bot_rating == 1204

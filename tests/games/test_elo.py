@@ -56,7 +56,9 @@ def test_an_unrated_game_changes_nothing(users):
 
 
 @pytest.mark.django_db
-def test_the_state_shows_the_new_ratings(game, users):
+def test_the_state_shows_the_ratings_before_the_game_and_the_change(game, users):
+    """As lichess: "1200 +20", the rating the game was played at and what it did (#27)."""
     frame = services.resign(game.id, actor=Actor.of_user(users["bob"]))
     players = frame["state"]["players"]
-    assert (players["blue"]["rating"], players["orange"]["rating"]) == (1220, 1180)
+    assert (players["blue"]["rating"], players["orange"]["rating"]) == (1200, 1200)
+    assert (players["blue"]["rating_change"], players["orange"]["rating_change"]) == (20, -20)

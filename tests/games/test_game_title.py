@@ -22,3 +22,17 @@ def test_a_bot_seat_is_named_by_its_level(client):
     game = new_bot_game(user=marta, level="easy", color="blue")
     html = client.get(f"/g/{game.id}").content.decode()
     assert "<title>marta vs CargoBot Easy · Cargo Connect</title>" in html
+
+
+def test_the_header_says_what_the_game_is(users, client):
+    """Issue #27, item 12: the header said only "Shift <id>"."""
+    from games import services
+    from tests.games.support import member
+
+    game = services.create_game(game_type="cargo-connect", options={"size": 6},
+                                seats=[member(users["alice"]), member(users["bob"])],
+                                time_control="5+3")
+    html = client.get(f"/g/{game.id}").content.decode()
+    assert "<h1>Cargo Connect</h1>" in html
+    assert ("<span>Rated</span> · <span>5+3</span> · <span>6×6</span> · "
+            f"<span>game <code>{game.id}</code></span>") in html

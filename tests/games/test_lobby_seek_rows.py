@@ -44,3 +44,15 @@ def test_the_seek_json_carries_both_sides_words(users, client):
     seek = client.get("/play/seeks.json").json()["seeks"][0]
     assert (seek["creator_plays"], seek["taker_plays"]) == ("Orange", "Blue")
     assert seek["cancel_url"] == f"/challenge/{seek['id']}/cancel"
+
+
+@pytest.mark.django_db
+def test_the_empty_list_speaks_to_a_guest_and_a_member(users, client):
+    """A guest has no Play buttons on the home page (issue #27, item 14): the empty list
+    offers signing in, or CargoBot on this page; a member is sent to the Play buttons."""
+    html = client.get("/play/").content.decode()
+    assert "press a Play button" not in html
+    assert 'Sign in</a> to create one, or play CargoBot now.' in html
+    client.force_login(users["bob"])
+    html = client.get("/play/").content.decode()
+    assert "No open seeks. Create one, or press a Play button on the home page." in html

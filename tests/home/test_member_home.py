@@ -77,3 +77,23 @@ def test_it_shows_who_is_online(people, client, week):
     assert 'href="/@/kofi">kofi</a>' in html
     html = client.get("/").content.decode()
     assert 'href="/@/marta">marta</a>' in html and "lena" not in html
+
+
+@pytest.mark.django_db
+def test_a_fresh_install_shows_the_same_week_as_the_puzzles_page(people, client, monkeypatch):
+    """No week was ever published (a fresh install, no worker): the home page's strip
+    shows the week the Puzzles page serves, open days linked, none "not published", whether
+    the home page or the Puzzles page is opened first (issue #27, item 11)."""
+    monkeypatch.setattr(schedule, "today", lambda: MONDAY + dt.timedelta(days=1))
+    client.force_login(people["marta"])
+    html = client.get("/").content.decode()
+    assert "not published" not in html
+    assert f'href="/puzzles/{MONDAY.isoformat()}/"' in html
+    assert f'href="/puzzles/{(MONDAY + dt.timedelta(days=1)).isoformat()}/"' in html
+    assert html.count("opens on its day") == 5
+    week = Week.objects.get(monday=MONDAY)
+    assert week.published and week.automatic
+    puzzles_page = client.get("/puzzles/").content.decode()
+    for puzzle in week.puzzles.filter(day__lte=1):
+        assert f'data-puzzle="{puzzle.pk}"' in puzzles_page
+    assert Week.objects.count() == 1  # the same week, not a second one

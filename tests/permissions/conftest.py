@@ -16,3 +16,14 @@ def people(db):
     from tests.permissions.world import make_people
 
     return make_people()
+
+
+@pytest.fixture(autouse=True)
+def lobby_pile():
+    """The test-only three-seat Pile, offered in the lobby: the `table` scenario's game."""
+    from games import kinds
+    from tests.platform.pile_kind import LobbyPile
+
+    kind = kinds.register(LobbyPile())
+    yield kind
+    kinds.unregister(kind.key)

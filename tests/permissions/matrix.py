@@ -56,6 +56,8 @@ SCENARIOS = {
     "daily-past": "the player's ranked Daily Challenge game of yesterday (resigned at the "
                   "end of its day)",
     "challenge": "a challenge by link, made by the player (the opponent is whoever accepts)",
+    "table": "a casual table of three seats in the lobby (the test-only Pile), hosted by the "
+             "player; the opponent sits at it; one seat is free",
     "site": "pages of no game (a published Weekly Puzzles week begun today, alice's profile)",
 }
 NO_OPPONENT = {"bot", "bot-over", "guest-bot", "daily", "daily-over", "daily-past",
@@ -212,6 +214,25 @@ LOBBY_VIEWS = [
     ViewRow("games:cancel", "POST", "challenge",
             cells("refused", player="allowed", anonymous="sign-in"), allowed="302 /play/",
             writes=True, note="only the creator cancels"),
+    ViewRow("games:leave", "POST", "challenge", cells("refused", player="allowed"),
+            allowed="302 /play/", writes=True,
+            note="the host leaving cancels; no one else sits there"),
+    ViewRow("games:start", "POST", "challenge",
+            cells("refused", anonymous="sign-in"), allowed="302 /g/", data="start",
+            writes=True, note="a rated table takes no bots: it starts when it is full"),
+    # A table of three (docs/tables.md): casual, so guests may look and sit.
+    ViewRow("games:challenge", "GET", "table", cells("allowed"),
+            note="a casual table: anyone may look"),
+    ViewRow("games:challenge_json", "GET", "table", cells("allowed")),
+    ViewRow("games:accept", "POST", "table",
+            cells("allowed", player="refused", opponent="refused"), allowed="302 /g/",
+            writes=True, note="the last free seat starts the game; a visitor sits as a guest"),
+    ViewRow("games:leave", "POST", "table", cells("refused", players="allowed"),
+            allowed="302 /play/", writes=True,
+            note="the host leaving cancels; whoever sits there may leave"),
+    ViewRow("games:start", "POST", "table",
+            cells("refused", player="allowed", anonymous="sign-in"), allowed="302 /g/",
+            data="start", writes=True, note="the host starts it with a bot in the free seat"),
 ]
 
 DAILY_VIEWS = [

@@ -87,6 +87,8 @@ async def open_socket(people, role, scene, path) -> tuple[Probe | None, str]:
         return None, f"close {code}"
     probe = Probe(comm)
     first = await probe.next()
+    if first["type"] == "close":  # refused: accepted, then closed with its code
+        return None, f"close {first['code']}"
     return probe, first["type"]
 
 

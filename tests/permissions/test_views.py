@@ -101,6 +101,8 @@ def request_data(row: matrix.ViewRow, scene: Scene) -> tuple[dict[str, Any] | st
         return {"size": 5, "mode": "lobby", "color": "random", "time_control": "10+5"}, None
     if kind == "quick":
         return {"size": 5, "time_control": "10+5"}, None
+    if kind == "start":
+        return {"level": "easy"}, None
     if kind == "theme":
         return {"theme": "light"}, None
     if kind == "claim":

@@ -27,7 +27,7 @@ from django.test import Client
 
 from games import services
 from games.actors import Actor
-from games.models import Challenge, Game, GameReview, Seat, Turn
+from games.models import Challenge, Game, GameReview, Seat, TableSeat, Turn
 from puzzles.daily import clock
 from puzzles.daily import services as daily
 from puzzles.daily.models import DailyGame
@@ -208,6 +208,11 @@ def build(name: str, people: People) -> Scene:
         challenge = services.create_challenge(people.users["alice"], options={"size": 5},
                                               public=False)
         return Scene(name, challenge=challenge, kwargs={"challenge_id": challenge.id})
+    if name == "table":
+        table = services.create_challenge(people.users["alice"], game_type="pile",
+                                          options={"counters": 7}, time_control="")
+        services.join_table(_member(people, "bob"), table.id)
+        return Scene(name, challenge=table, kwargs={"challenge_id": table.id})
     if name == "site":
         return _site_scene(people)
     raise KeyError(name)
@@ -241,6 +246,8 @@ def snapshot() -> tuple:
             "game_id", "index", "resigned", "outcome")),
         Turn.objects.count(),
         tuple(Challenge.objects.order_by("id").values_list("id", "status", "game_id")),
+        tuple(TableSeat.objects.order_by("challenge_id", "index").values_list(
+            "challenge_id", "index", "user_id", "bot_level")),
         tuple(GameReview.objects.order_by("game_id").values_list("game_id", "status")),
         DailyGame.objects.count(),
         tuple(Progress.objects.order_by("pk").values_list("pk", "attempts", "solved_at")),

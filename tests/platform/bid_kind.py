@@ -131,6 +131,13 @@ class BidGame(LiveGame):
             if self.result() else None,
         }
 
+    def redacted(self, seat: int) -> LiveGame:
+        copy = BidGame(self.n, self.rounds, self.tokens_for(seat))
+        copy.round, copy.scores, copy.order = self.round, list(self.scores), list(self.order)
+        copy.bids = [b if b is None or s == seat else HIDDEN for s, b in enumerate(self.bids)]
+        copy.seqs, copy.out = list(self.seqs), set(self.out)
+        return copy
+
     def events_for(self, events: list[Event], viewer: Viewer) -> list[Event]:
         return [e for e in events if "only" not in e or viewer == EVERYTHING
                 or viewer in e["only"]]
@@ -157,6 +164,7 @@ class Bid(GameKind):
     view_module = "js/cargo-connect/view.js"
     hidden_information = True
     seat_sequences = True
+    leaver_stand_in = "easy"  # a seat whose holder leaves (3-4 seats) is played on by a bot
 
     def seat_key(self, seat: int) -> str:
         return SEATS[seat]
@@ -190,4 +198,9 @@ class Bid(GameKind):
         return game
 
     def bot_decision(self, game: LiveGame, seat: int, level: str, seed: int) -> str:
+        assert isinstance(game, BidGame)
+        SEEN.append((seat, list(game.tokens), list(game.bids)))
         return f"b{(seed + seat) % 10}"
+
+
+SEEN: list[tuple[int, list[str], list[str | None]]] = []  # what each bot decision saw

@@ -7,6 +7,7 @@ from games import kinds
 from tests.games.conftest import (  # noqa: F401  (fixtures)
     close_live_db_threads,
     connect,
+    game,
     session_cookie,
     users,
 )

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.kinds import EVERYTHING, Event, GameKind, KindError, LiveGame, Result, Viewer
+from games.kinds import (
+    EVERYTHING,
+    Event,
+    GameKind,
+    KindError,
+    LiveGame,
+    OptionField,
+    Result,
+    Viewer,
+)
 
 SEATS = ("red", "green", "yellow")
 
@@ -128,3 +137,15 @@ class Pile(GameKind):
     def bot_decision(self, game: LiveGame, seat: int, level: str, seed: int) -> str:
         return "1"
 
+
+
+class LobbyPile(Pile):
+    """Pile as the lobby offers it (docs/tables.md): its one option described for the seek
+    form. Registered only by the tests that ask for it."""
+
+    in_lobby = True
+    option_fields = (OptionField("counters", "Counters",
+                                 choices=((7, "7 counters"), (11, "11 counters")), default=7),)
+
+    def describe_options(self, options: dict[str, Any]) -> str:
+        return f"{options['counters']} counters"

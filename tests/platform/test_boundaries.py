@@ -220,3 +220,25 @@ def test_the_fast_path_rule_reads_its_users():
     users = {str(path.relative_to(ROOT)) for path in site_files()
              if any(m == FAST or m.startswith(FAST + ".") for m, _ in _resolved_imports(path))}
     assert {"games/play.py", "games/consumers.py"} <= users
+
+
+def _games_imports(path: pathlib.Path) -> set[str]:
+    """The `games` modules a module of the games app imports (relative or absolute), by
+    their names in the app ("play", "bots"), at module level or inside functions."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 1 and node.module is None:
+                found.update(alias.name for alias in node.names)
+            elif node.level == 1 and node.module:
+                found.add(node.module.split(".")[0])
+            elif node.level == 0 and node.module and node.module.startswith("games."):
+                found.add(node.module.split(".")[1])
+    return found
+
+
+def test_the_bot_tasks_do_not_import_the_apply_path_back():
+    """The apply path (games.play) notes bot seats and sends their tasks (games.bots); the
+    bot's decision through that path is games.bot_games: no import circle play <-> bots."""
+    assert "bots" in _games_imports(ROOT / "games/play.py")
+    assert "play" not in _games_imports(ROOT / "games/bots.py")

@@ -17,11 +17,12 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test import Client
 
-from games import kinds, services
+from games import bots, kinds, services
 from games.actors import Actor
 from games.models import Game, Turn
+from tests.games.bot_support import eager  # noqa: F401  (fixture)
 from tests.games.support import drain
-from tests.platform.bid_kind import Bid
+from tests.platform.bid_kind import SEEN, Bid
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = ("alice", "bob", "carol")
@@ -55,7 +56,7 @@ async def test_each_seat_and_a_spectator_see_only_their_own_bid_until_the_reveal
     watcher = await connect(game.id, None)
     assert watcher.first["state"]["bids"] == [None, None, None]
     assert "you" not in watcher.first["state"] or watcher.first["state"]["you"] is None
-    assert socks["bob"].first["state"]["seq"] == 0
+    assert socks["bob"].first["state"]["seqs"] == [0, 0, 0]
 
     # alice and bob commit at the same moment, each with its own sequence (0): both kept
     await asyncio.gather(
@@ -74,7 +75,7 @@ async def test_each_seat_and_a_spectator_see_only_their_own_bid_until_the_reveal
     assert leaks(got["watcher"], "alpha") == leaks(got["watcher"], "bravo") == []
     own = next(f for f in got["alice"] if f["seat"] == 0)
     assert own["token"] == "b5:alpha" and own["events"][0]["type"] == "bid"
-    assert own["state"]["bids"][0] == "b5:alpha" and own["state"]["seq"] == 1
+    assert own["state"]["bids"][0] == "b5:alpha" and own["state"]["seqs"][0] == 1
     theirs = next(f for f in got["carol"] if f["seat"] == 0)
     assert theirs["token"] == "?" and [e["type"] for e in theirs["events"]] == ["ready"]
     rows = await database_sync_to_async(lambda: sorted(
@@ -150,7 +151,9 @@ def test_pages_replays_and_records_show_a_viewer_only_what_they_may_see(bid_kind
 
 
 @pytest.mark.parametrize("names", [("alice", "bob"), ("alice", "bob", "carol")])
-def test_a_resigning_seat_closes_the_round_for_the_others(bid_kind, users, names):
+def test_a_resigning_seat_closes_the_round_for_the_others(bid_kind, users, names,
+                                                         monkeypatch):
+    monkeypatch.setattr(Bid, "leaver_stand_in", "")  # the seat goes dormant
     game = make_bids(users, rounds=2, names=names)
     for name in names[:-1]:
         services.apply_turn(game.id, actor=Actor.member(users[name]), ply=0, token="b1")
@@ -162,7 +165,7 @@ def test_a_resigning_seat_closes_the_round_for_the_others(bid_kind, users, names
         assert row.status == Game.Status.ACTIVE
         assert frame["events"][-1]["type"] == "reveal"
         state = services.state_of(row, viewer=0)
-        assert (state["round"], state["acting"], state["seq"]) == (2, [0, 1], 1)
+        assert (state["round"], state["acting"], state["seqs"]) == (2, [0, 1], [1, 1, 0])
 
 
 @pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
@@ -190,3 +193,61 @@ def test_every_seat_committing_at_once_on_its_own_connection_is_kept(bid_kind, u
     assert sorted(outcomes) == sorted(NAMES)
     row = services.get_game(game.id)
     assert row.status == Game.Status.FINISHED and row.ply == 3
+
+
+def test_each_bot_seat_decides_in_a_task_of_its_own_from_its_own_view(bid_kind, users,
+                                                                     monkeypatch):
+    sent = []
+    monkeypatch.setattr(bots, "enqueue_bot_turn", lambda g, p, **o: sent.append((g, p, o)))
+    game = services.create_game(game_type="bid", options={"rounds": 1}, rated=False,
+                                seats=[Actor.member(users["alice"]), Actor.bot("easy"),
+                                       Actor.bot("easy")])
+    assert [(p, o["seat"]) for _, p, o in sent] == [(0, 1), (0, 2)]  # one task per bot seat
+    services.apply_turn(game.id, actor=Actor.member(users["alice"]), ply=0, token="b7:alpha")
+    SEEN.clear()
+    assert services.play_bot_turn(game.id, 0, seat=2) == "played"
+    assert services.play_bot_turn(game.id, 0, seat=2) == "stale_ply"  # its seat moved on
+    assert services.play_bot_turn(game.id, 0, seat=0) == "not_a_bot_seat"
+    seat, tokens, seen_bids = SEEN[0]
+    assert seat == 2 and "alpha" not in repr(SEEN)  # alice's bid stayed hidden from it
+    assert seen_bids == ["?", None, None] and tokens == ["?"]
+    assert services.play_bot_turn(game.id, 0, seat=1) == "played"
+    row = services.get_game(game.id)
+    assert (row.status, row.ply) == (Game.Status.FINISHED, 3)
+    assert [t.seat for t in row.turns.order_by("ply")] == [0, 2, 1]  # each bot its own seat
+
+
+def test_bots_in_every_other_seat_play_a_whole_game_at_once(bid_kind, users, eager):  # noqa: F811
+    game = services.create_game(game_type="bid", options={"rounds": 2}, rated=False,
+                                seats=[Actor.member(users["alice"]), Actor.bot("easy"),
+                                       Actor.bot("easy"), Actor.bot("easy")])
+    row = services.get_game(game.id)
+    assert (row.ply, services.state_of(row, viewer=0)["acting"]) == (3, [0])  # bots bid
+    services.apply_turn(game.id, actor=Actor.member(users["alice"]), ply=0, token="b9")
+    services.apply_turn(game.id, actor=Actor.member(users["alice"]), ply=1, token="b8")
+    row = services.get_game(game.id)
+    assert row.status == Game.Status.FINISHED and row.ply == 8
+
+
+def test_a_leaver_of_three_seats_is_played_on_by_a_bot_and_takes_last_place(
+        bid_kind, users, eager):  # noqa: F811
+    game = make_bids(users, rounds=2)
+    services.apply_turn(game.id, actor=Actor.member(users["carol"]), ply=0, token="b9")
+    services.apply_turn(game.id, actor=Actor.member(users["alice"]), ply=0, token="b1")
+    frame = services.resign(game.id, actor=Actor.member(users["carol"]))
+    assert frame["events"] == [{"type": "left", "seat": 2, "stand_in": "easy", "ply": 2}]
+    assert frame["state"]["status"] == "active"
+    with pytest.raises(services.GameError) as refused:  # carol no longer acts for it
+        services.apply_turn(game.id, actor=Actor.member(users["carol"]), ply=1, token="b9")
+    assert refused.value.code == "not_a_player"
+    services.apply_turn(game.id, actor=Actor.member(users["bob"]), ply=0, token="b2")
+    # round 2: the stand-in bid for carol's seat at once; alice and bob bid
+    services.apply_turn(game.id, actor=Actor.member(users["alice"]), ply=1, token="b3")
+    services.apply_turn(game.id, actor=Actor.member(users["bob"]), ply=1, token="b4")
+    row = services.get_game(game.id)
+    assert row.status == Game.Status.FINISHED
+    by_seat = {s.index: s for s in row.seat_list}
+    assert by_seat[2].stand_in == "easy" and by_seat[2].resigned
+    assert by_seat[2].score >= 9  # the best score, but she left: last place
+    assert [by_seat[i].place for i in range(3)] == [2, 1, 3]
+    assert [by_seat[i].outcome for i in range(3)] == ["loss", "win", "loss"]

@@ -60,3 +60,35 @@ def test_multi_turn_attempt_is_replayed_from_the_tokens(client, live_week):
         r = post(client, url(3, "turn"), {"tokens": line[:i], "token": token})
         status = r.json()["state"]["puzzle"]["status"]
         assert status == ("solved" if i == len(line) - 1 else "playing")
+
+
+def test_a_score_goal_reads_as_points_gained_with_progress(client, live_week):
+    """Blue starts with 15 points: the goal says the points are to be gained, and the state
+    says how many are gained so far (issue #27, item 10)."""
+    Puzzle.objects.filter(week=live_week, day=0).delete()
+    start = "...../...../B..../B..../B.... b - - - - - 15 0 0 0.92"
+    make_puzzle(record(start=start, goal="score:7", turns=2), live_week, 0)
+    page = client.get(url(0)).content.decode()
+    assert "Gain 7 points in 2 turns." in page and "Score 7" not in page
+    s = post(client, url(0, "state"), {"tokens": []}).json()["state"]
+    assert s["puzzle"]["goal_words"] == "Gain 7 points in 2 turns."
+    assert s["puzzle"]["progress_words"] == "Gained 0 of 7 points."
+    s = post(client, url(0, "turn"), {"tokens": [], "token": "b"}).json()["state"]
+    assert s["puzzle"]["progress_words"] == "Gained 0 of 7 points."
+    s = post(client, url(0, "turn"), {"tokens": ["b"], "token": SOLVE}).json()["state"]
+    assert s["puzzle"]["progress_words"] == "Gained 8 points: the goal of 7 is met."
+    assert s["puzzle"]["status"] == "solved" and s["points"]["blue"] == 23
+    week_page = client.get("/puzzles/").content.decode()
+    assert "Gain 7 points in 2 turns." in week_page
+
+
+@pytest.mark.parametrize("goal, words, progress", [
+    ("unload:I", "Unload an I in 1 turn.", None),
+    ("appcons:2", "Unload 2 AppCons in 1 turn.", "Unloaded 0 of 2 AppCons."),
+    ("score:1", "Gain 1 point in 1 turn.", "Gained 0 of 1 point.")])
+def test_each_goals_words_and_progress(client, live_week, goal, words, progress):
+    Puzzle.objects.filter(week=live_week, day=0).delete()
+    make_puzzle(record(goal=goal), live_week, 0, prove=False)
+    s = post(client, url(0, "state"), {"tokens": []}).json()["state"]
+    assert s["puzzle"]["goal_words"] == words
+    assert s["puzzle"]["progress_words"] == progress

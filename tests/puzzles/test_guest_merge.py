@@ -64,3 +64,39 @@ def test_forged_proofs_and_closed_puzzles_are_refused(client, live_week, member)
 
 def test_merge_needs_a_member(client, live_week):
     assert post(client, "/puzzles/merge", {"entries": []}).status_code == 403
+
+
+def test_the_preview_names_only_what_changes_and_the_merge_says_it_is_done(
+        client, live_week, member):
+    """Each change reads as what it does to the account, with no no-op parts ("0 → 0
+    attempts" for a day whose solution alone was seen); applying the merge leaves a message
+    for the next page (issue #27, item 14)."""
+    entries = guest_solve(client, live_week)
+    wednesday = live_week.puzzles.get(day=2).pk
+    entries.append({"puzzle": wednesday, "attempts": 0, "solved_in": None, "proof": None,
+                    "shown": True})
+    client.force_login(member)
+    changes = post(client, "/puzzles/merge", {"entries": entries}).json()["changes"]
+    words = [c["words"] for c in changes]
+    assert words == ["Monday 2 March: 0 → 2 attempts; solved in 2 attempts",
+                     "Tuesday 3 March: 0 → 1 attempt",
+                     "Wednesday 4 March: the solution was seen"]
+    done = post(client, "/puzzles/merge", {"entries": entries, "apply": True,
+                                           "expect": changes}).json()
+    assert done["applied"]
+    html = client.get("/puzzles/").content.decode()
+    assert "Merged this browser&#x27;s progress on 3 puzzles into your account." in html
+    assert 'role="status"' in html
+
+
+def test_a_day_whose_solution_alone_was_seen_is_not_tried(client, live_week, member):
+    """The week page (and the home page's strip) says "tried" for a day with an attempt;
+    a day whose solution was only viewed says "seen" (issue #27, item 14)."""
+    client.force_login(member)
+    post(client, url(0, "solution"), {})
+    post(client, url(1, "turn"), {"tokens": [], "token": "a"})
+    html = client.get("/puzzles/").content.decode()
+    monday = html[html.index('data-day="2026-03-02"'):html.index('data-day="2026-03-03"')]
+    tuesday = html[html.index('data-day="2026-03-03"'):html.index('data-day="2026-03-04"')]
+    assert "data-state>seen<" in monday and "tried" not in monday
+    assert "data-state>tried<" in tuesday

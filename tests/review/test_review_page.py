@@ -5,6 +5,7 @@ the accuracy, all in the HTML (readable without JavaScript), at a shareable URL.
 import pytest
 from django.test import Client
 
+from games import review as reviews
 from games.models import GameReview
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,6 +22,7 @@ def test_the_button_runs_the_review_and_the_page_shows_it(finished):
     response = client.post(f"/g/{finished.id}/review")
     assert response.status_code == 302
     assert response["Location"] == f"/g/{finished.id}/review"
+    reviews.wait_for_background(finished.id)  # the embedded default reviews on a thread
     review = GameReview.objects.get(game_id=finished.id)
     assert review.status == "done"
     assert review.done == review.total == finished.ply
@@ -43,3 +45,31 @@ def test_the_game_and_replay_pages_link_to_the_review(finished):
     assert f'href="/g/{finished.id}/review"' in client.get(f"/g/{finished.id}").content.decode()
     replay = client.get(f"/g/{finished.id}/replay").content.decode()
     assert f'href="/g/{finished.id}/review"' in replay
+
+
+def test_the_button_answers_at_once_and_the_review_runs_behind_it(finished, monkeypatch):
+    """Issue #27, item 7: in the embedded default the review ran inside the button's
+    request (4-17 s of an unchanged page). The request now answers while the review runs,
+    and the page it lands on shows the progress."""
+    import threading
+
+    from games.kinds import cargo_connect
+
+    release = threading.Event()
+    real = cargo_connect.review_game
+
+    def held(*args, **kwargs):
+        assert release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cargo_connect, "review_game", held)
+    response = Client().post(f"/g/{finished.id}/review")
+    assert response.status_code == 302  # answered while the review is held
+    assert GameReview.objects.get(game_id=finished.id).status in ("queued", "running")
+    page = Client().get(f"/g/{finished.id}/review").content.decode()
+    assert "data-review-progress" in page
+    assert Client().get(f"/g/{finished.id}/review.json").json()["status"] in (
+        "queued", "running")
+    release.set()
+    reviews.wait_for_background(finished.id)
+    assert GameReview.objects.get(game_id=finished.id).status == "done"

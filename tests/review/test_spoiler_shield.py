@@ -48,6 +48,7 @@ def test_a_daily_game_is_reviewed_only_once_its_day_has_ended(frozen, users,  # 
     frozen.set(pacific(2026, 3, 10, 0, 0, 0))  # midnight Pacific: the day has ended
     assert not review.spoiler_shielded(game)
     assert Client().post(f"/g/{game.id}/review").status_code == 302
+    review.wait_for_background(game.id)  # the embedded default reviews on a thread
     assert GameReview.objects.get(game_id=game.id).status == GameReview.Status.DONE
     page = Client().get(f"/g/{game.id}/review")
     assert page.status_code == 200 and b"Accuracy" in page.content

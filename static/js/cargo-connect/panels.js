@@ -49,12 +49,19 @@ export function renderPlayers(container, state, you) {
     if (change) name.append(" ", change);
     top.append(name);
     if (toMove) top.append(el("span", "to-move-badge", "to move"));
+    // The shell's clock for this side goes here in a timed game (live/clock.js).
+    const clockSlot = el("span", "player-clock");
+    clockSlot.dataset.clockSlot = side;
+    top.append(clockSlot);
     const points = el("span", "player-points", String(state.points?.[side] ?? 0));
     points.dataset.points = side;
     points.append(el("small", "", " pts"));
     top.append(points);
     panel.append(top);
 
+    // The cards and the shelf, one box: on a phone the viewer's own bar (name, clock, points)
+    // sits right under the bay and these below the turn controls (game.css).
+    const details = el("div", "player-details");
     const hand = el("ul", "hand");
     hand.setAttribute("aria-label", `${sideName(side)}'s cards`);
     const unused = new Set(state.cards?.[side] || []);
@@ -65,7 +72,7 @@ export function renderPlayers(container, state, you) {
       if (spent) item.append(el("span", "visually-hidden", " (played)"));
       hand.append(item);
     }
-    panel.append(hand);
+    details.append(hand);
 
     const shelf = el("ul", "shelf");
     shelf.setAttribute("aria-label", `${sideName(side)}'s shelf`);
@@ -77,7 +84,8 @@ export function renderPlayers(container, state, you) {
       item.setAttribute("aria-label", `${shape}: ${CHIT_WORD[chit]}`);
       shelf.append(item);
     }
-    panel.append(shelf);
+    details.append(shelf);
+    panel.append(details);
     container.append(panel);
   }
   const legend = el("p", "shelf-legend");
@@ -111,18 +119,48 @@ export function ratingChange(state, player) {
   return chip;
 }
 
-/** The line that ends a finished game's turn list: "1-0 · Orange resigned". */
+/** How the shift was cut short, if it was (`state.ending`, from the server, names every
+ * ending: resigned, on time, left, end of day, aborted, voided); null when it was played out. */
+function cutShort(state) {
+  const ending = state.ending;
+  return ending && ending.termination !== "played_out" ? ending : null;
+}
+
+const capital = (text) => text.replace(/^./, (c) => c.toUpperCase());
+
+/** The line that ends a finished game's turn list: "1-0 · Orange resigned",
+ * "1-0 · Orange ran out of time", "0-1 · Final Audit: Blue −3, Orange 5". */
 export function resultLine(state) {
   if (state.voided) return `Voided · ${state.voided}`;
   if (!state.over) return null;
-  if (state.ending) return state.ending.text; // ended by the site: on time, aborted, claimed
+  const ending = cutShort(state);
+  if (ending?.termination === "aborted") return ending.text;
   const winner = state.result ? state.result.winner : state.audit?.winner ?? null;
   const score = winner === "blue" ? "1-0" : winner === "orange" ? "0-1" : "½-½";
+  if (ending?.termination === "abandoned") return `${score} · ${ending.text}`;
+  if (ending?.reason) return `${score} · ${capital(ending.reason)}`;
   if (state.resigned) return `${score} · ${sideName(state.resigned)} resigned`;
   const points = state.result || {};
   const final =
     points.blue === undefined ? "" : `: Blue ${signed(points.blue)}, Orange ${signed(points.orange)}`;
   return `${score} · Final Audit${final}`;
+}
+
+/** When a cut-short shift's Final Audit was run, in words: "at the resignation". */
+function auditMoment(ending) {
+  const out = (ending.out || []).map(sideName).join(" and ");
+  switch (ending.termination) {
+    case "resigned":
+      return "at the resignation";
+    case "timed_out":
+      return `when ${out}'s time ran out`;
+    case "day_ended":
+      return "when the day ended";
+    case "abandoned":
+      return "when the game was claimed";
+    default:
+      return "when the game ended";
+  }
 }
 
 /** The turn list in notation, Blue's turns on the left and Orange's on the right. Every
@@ -193,17 +231,20 @@ export function renderAudit(container, state) {
   }
   container.hidden = false;
   container.append(el("h2", "", "Final Audit"));
-  // A resignation decides the winner whatever the audit says: `result` has it.
+  // An ending that cut the shift short (a resignation, a clock, a claim, the day's end)
+  // decides the winner whatever the audit says: `result` has it, `ending` its words.
+  const ending = cutShort(state);
   const winner = state.result ? state.result.winner : audit?.winner ?? null;
   let verdict = winner ? `${playerName(state, winner)} (${sideName(winner)}) wins` : "Draw";
-  if (state.resigned) verdict += ` — ${sideName(state.resigned)} resigned`;
+  if (ending?.reason) verdict += ` — ${capital(ending.reason)}`;
+  else if (state.resigned) verdict += ` — ${sideName(state.resigned)} resigned`;
   container.append(el("p", "verdict", verdict));
   if (!audit) return;
   // A tiebreak is named only when the scores tied: "score" means the final scores differed.
-  if (!state.resigned && audit.decided_by !== "score" && DECIDED[audit.decided_by]) {
+  if (ending) {
+    container.append(el("p", "decided", `Scores as if the Final Audit ran ${auditMoment(ending)}.`));
+  } else if (audit.decided_by !== "score" && DECIDED[audit.decided_by]) {
     container.append(el("p", "decided", `Tiebreak: ${DECIDED[audit.decided_by]}.`));
-  } else if (state.resigned) {
-    container.append(el("p", "decided", "Scores as if the Final Audit ran at the resignation."));
   }
   const table = el("table", "");
   const head = el("tr", "");

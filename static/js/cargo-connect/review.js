@@ -6,14 +6,12 @@
 import { el } from "../live/dom.js";
 import { Bay } from "./board.js";
 import { TurnControls } from "./controls.js";
+import { signedPoints } from "./numbers.js";
 import { sideName } from "./panels.js";
 import { mountReview } from "./review-marks.js";
 
-const POLL_MS = 2000;
-const points = (centi) => {
-  const text = (centi / 100).toFixed(2).replace(/\.?0+$/, "");
-  return centi > 0 ? `+${text}` : text;
-};
+const POLL_MS = 1000; // the review's progress: a turn takes a fraction of a second
+const points = signedPoints; // "−2.3", with a minus sign (numbers.js)
 
 function pollProgress(root) {
   const bar = root.querySelector("[data-progress]");
@@ -23,7 +21,10 @@ function pollProgress(root) {
       const response = await fetch(root.dataset.statusUrl, { headers: { Accept: "application/json" } });
       const body = await response.json();
       if (bar) { bar.max = body.total; bar.value = body.done; }
-      if (text) text.textContent = `${body.done} of ${body.total} turns reviewed`;
+      if (text) {
+        const words = `${body.done} of ${body.total} turns reviewed`;
+        text.textContent = body.status === "queued" ? `Starting: ${words}` : words;
+      }
       if (body.status === "done" || body.status === "failed") {
         window.location.reload();
         return;
@@ -33,7 +34,21 @@ function pollProgress(root) {
     }
     setTimeout(tick, POLL_MS);
   };
-  setTimeout(tick, POLL_MS);
+  setTimeout(tick, 300); // the first answer at once, then every second
+}
+
+/** The Review button answers at once: the request only queues the review (a worker, or a
+ * thread of the embedded default, runs it), and the page it lands on shows the progress. */
+function startButton(root) {
+  const form = root.querySelector("[data-start-review-form]");
+  if (!form) return;
+  form.addEventListener("submit", () => {
+    const button = form.querySelector("[data-start-review]");
+    // Disabled after the submit has been taken (a disabled button would not be sent).
+    setTimeout(() => { if (button) button.disabled = true; }, 0);
+    const note = form.querySelector("[data-start-review-note]");
+    if (note) note.textContent = "Starting the review…";
+  });
 }
 
 class AnalysisBoard {
@@ -120,6 +135,7 @@ function start() {
   if (!root) return;
   const status = root.dataset.status;
   if (status === "queued" || status === "running") pollProgress(root);
+  startButton(root);
   const replay = mountReview(root);
   if (!replay) return;
   const analyse = root.querySelector("[data-analyse]");

@@ -63,7 +63,10 @@ export function createView(root, initial, { sendTurn }) {
     // if it ended the shift, or "Your turn." when the viewer is to act next.
     describeTurn(frame, after) {
       let text = describeTurn(frame.side, frame.token, frame.events);
-      if (after?.over) text += ` ${outcomeText(after)}.`;
+      // Only a turn that ended the shift says its result; a game ended otherwise (on time,
+      // resigned, claimed) has the ending's own words in the status line.
+      const cut = after?.ending && after.ending.termination !== "played_out";
+      if (after?.over && !cut) text += ` ${outcomeText(after)}.`;
       else if (after && after.viewer !== null && after.viewer !== undefined
                && (after.acting || []).includes(after.viewer)) text += " Your turn.";
       return text;

@@ -31,7 +31,11 @@ export function formatClock(ms, kind = "live") {
   return h ? `${h}:${pad(m)}:${pad(seconds % 60)}` : `${m}:${pad(seconds % 60)}`;
 }
 
-/** The clocks' box ([data-clocks]): one clock per seat that has one, named. */
+/** The clocks: one per seat that has one, named. A view that draws its players' bars puts a
+ * `[data-clock-slot=<side>]` in each, and that seat's clock goes there, beside the board, as
+ * lichess shows it (issue #27: on a phone the box was below the board, the controls and the
+ * player's card). Clocks without a slot go in the box ([data-clocks]), captioned with the
+ * time control; the box hides when it holds none. */
 export class ClockDisplay {
   constructor(container) {
     this.container = container;
@@ -65,21 +69,28 @@ export class ClockDisplay {
       this.container.hidden = true;
       return;
     }
-    this.container.hidden = false;
     const caption = el("p", "clocks-control", this.clock.control?.label || "");
     this.container.append(caption);
+    let boxed = 0;
     (this.clock.remaining || []).forEach((ms, index) => {
       if (ms === null || ms === undefined) return;
       const seat = this.seats[index] || {};
-      const item = el("div", `clock side-${seat.side || index}`);
+      const slot = seat.side ? document.querySelector(`[data-clock-slot="${seat.side}"]`) : null;
+      const item = el("div", `clock side-${seat.side || index}${slot ? " is-on-bar" : ""}`);
       item.dataset.seat = String(index);
-      const name = el("span", "clock-name", seat.name ? `${seat.name} (${seat.label})` : seat.label || "");
+      const name = el("span", slot ? "clock-name visually-hidden" : "clock-name",
+        seat.name ? `${seat.name} (${seat.label})` : seat.label || "");
       const time = el("span", "clock-time");
       time.setAttribute("role", "timer");
       item.append(name, time);
-      this.container.append(item);
+      if (slot) slot.replaceChildren(item);
+      else {
+        this.container.append(item);
+        boxed += 1;
+      }
       this.items.push({ index, item, time });
     });
+    this.container.hidden = boxed === 0;
   }
 
   /** Each clock's time now (the running ones counted down since the state arrived). */

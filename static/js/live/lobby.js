@@ -1,14 +1,16 @@
-// The lobby, live, for the lobby page and a link challenge's waiting page (one module, no
-// inline scripts). The lobby socket (docs/live-protocol.md, "/ws/lobby/") pushes `seeks`,
-// `seek_added`, `seek_removed`, and `seek_accepted` to a seek's creator; it reconnects with
-// the game socket's backoff. URLs come from the page: data-ws-path (the lobby socket's path),
+// The lobby, live, for the lobby page and a table's page (one module, no inline scripts).
+// The lobby socket (docs/live-protocol.md, "/ws/lobby/"; docs/tables.md) pushes `seeks`,
+// `seek_added`, `seek_changed` (someone joined or left a table), `seek_removed`, and
+// `seek_accepted` to the seated members when a table starts; it reconnects with the game
+// socket's backoff. URLs come from the page: data-ws-path (the lobby socket's path),
 // data-seeks-url / data-status-url (the polling fallbacks) and each seek's `accept_url`.
 //
 //   Lobby:      <ul id="seeks" data-ws-path data-seeks-url data-me data-csrf>: seek rows
 //               (templates/games/_seek.html) kept live; without a socket, seeks.json is polled every 3 s.
-//   Challenge:  <… data-watch-challenge="<id>" data-ws-path data-status-url>: go to the game
-//               as soon as someone accepts (the socket tells the creator; a poll of the
-//               challenge's status every 3 s covers blocked WebSockets).
+//   Challenge:  <… data-watch-challenge="<id>" data-ws-path data-status-url data-seats>: go to
+//               the game as soon as the table starts (the socket tells the seated members; a
+//               poll of the table's status every 3 s covers blocked WebSockets and guests),
+//               and reload when its seats change (`data-seats` is their signature).
 import { el, wsUrl } from "./dom.js";
 import { backoffDelay } from "./socket.js";
 
@@ -65,27 +67,45 @@ function postForm(action, csrf, button) {
 }
 
 // One seek from the viewer's side: the same row as templates/games/_seek.html.
-function seekRow(seek, me, csrf) {
+function seekRow(seek, me, csrf, several) {
   const mine = Boolean(me) && seek.by === me;
-  const li = el("li", mine ? "seek is-mine" : "seek");
+  const table = (seek.seat_count || 2) > 2;
+  const seated = Boolean(me) && (seek.people || []).includes(me);
+  const li = el("li", `seek${mine ? " is-mine" : ""}${table ? " is-table" : ""}`);
   li.dataset.id = seek.id;
   const player = el("span", "seek-player", seek.by);
   player.append(el("span", "rating", String(seek.rating)));
   const plays = mine ? seek.creator_plays : seek.taker_plays;
   const time = `${seek.time_control_label}${seek.rated ? "" : " · casual"}`;
-  li.append(player, el("span", "seek-size", `${seek.size}×${seek.size}`),
-            el("span", "seek-time", time), el("span", "seek-side", `You play ${plays}`));
+  const options = seek.options || `${seek.size}×${seek.size}`;
+  li.append(player, el("span", "seek-size", several ? `${seek.game_name} · ${options}` : options),
+            el("span", "seek-time", time));
+  if (table) {
+    const names = seek.seats.map((s) => (s.name ? `${s.name}${s.host ? " (host)" : ""}` : "open"));
+    li.append(el("span", "seek-seats", `${seek.seat_count} seats, ${seek.free} free: ${names.join(", ")}`));
+  }
+  li.append(el("span", "seek-side", `You play ${plays}`));
   const action = el("span", "seek-action");
   if (mine) {
     const waiting = el("span", "seek-waiting");
     const dots = el("span", "waiting-dots");
     dots.setAttribute("aria-hidden", "true");
     dots.append(el("i", ""), el("i", ""), el("i", ""));
-    waiting.append(dots, "Waiting for an opponent");
+    waiting.append(dots, table ? "Waiting for players" : "Waiting for an opponent");
     action.append(waiting);
+    if (table && seek.url) {
+      const link = el("a", "", "Your table");
+      link.href = seek.url;
+      action.append(link);
+    }
     if (seek.cancel_url) action.append(postForm(seek.cancel_url, csrf, el("button", "link-button", "Cancel")));
-  } else if (me && seek.accept_url) {
-    action.append(postForm(seek.accept_url, csrf, el("button", "button button-small", "Accept")));
+  } else if (seated) {
+    const link = el("a", "", "Your table");
+    link.href = seek.url;
+    action.append(link);
+    if (seek.leave_url) action.append(postForm(seek.leave_url, csrf, el("button", "link-button", "Leave")));
+  } else if ((me || seek.guests) && seek.accept_url) {
+    action.append(postForm(seek.accept_url, csrf, el("button", "button button-small", table ? "Join" : "Accept")));
   }
   li.append(action);
   return li;
@@ -95,10 +115,11 @@ function watchSeeks(table) {
   const body = table;
   const empty = document.querySelector(".empty-seeks");
   const { me, csrf } = table.dataset;
+  const several = Boolean(table.dataset.several);
   const setEmpty = (isEmpty) => {
     if (empty) empty.hidden = !isEmpty;
   };
-  const row = (seek) => seekRow(seek, me, csrf);
+  const row = (seek) => seekRow(seek, me, csrf, several);
   const render = (seeks) => {
     const mineFirst = [...seeks].sort((a, b) => Number(b.by === me) - Number(a.by === me));
     body.replaceChildren(...mineFirst.map(row));
@@ -107,6 +128,11 @@ function watchSeeks(table) {
   const add = (seek) => {
     if (!body.querySelector(`li[data-id="${seek.id}"]`)) body.prepend(row(seek));
     setEmpty(false);
+  };
+  const change = (seek) => {
+    const old = body.querySelector(`li[data-id="${seek.id}"]`);
+    if (old) old.replaceWith(row(seek));
+    else add(seek);
   };
   const remove = (id) => {
     body.querySelector(`li[data-id="${id}"]`)?.remove();
@@ -126,6 +152,7 @@ function watchSeeks(table) {
     onFrame: (frame) => {
       if (frame.type === "seeks") render(frame.seeks);
       else if (frame.type === "seek_added") add(frame.seek);
+      else if (frame.type === "seek_changed") change(frame.seek);
       else if (frame.type === "seek_removed") remove(frame.id);
       else if (frame.type === "seek_accepted") window.location.assign(frame.url);
     },
@@ -141,9 +168,20 @@ function watchSeeks(table) {
 
 function watchChallenge(node) {
   const id = node.dataset.watchChallenge;
+  // A form of this page being sent (Leave, Start, Sit here) goes where its answer leads: a
+  // frame caused by it must not reload the page over that navigation.
+  let submitting = false;
+  document.addEventListener("submit", () => {
+    submitting = true;
+  });
+  const reload = () => {
+    if (!submitting) window.location.reload();
+  };
   lobbySocket(node.dataset.wsPath, {
     onFrame: (frame) => {
       if (frame.type === "seek_accepted" && frame.id === id) window.location.assign(frame.url);
+      else if (frame.type === "seek_changed" && frame.id === id) reload();
+      else if (frame.type === "seek_removed" && frame.id === id) reload();
     },
   });
   const url = node.dataset.statusUrl;
@@ -154,7 +192,9 @@ function watchChallenge(node) {
       if (!response.ok) return;
       const status = await response.json();
       if (status.url) window.location.assign(status.url);
-      else if (status.status !== "open") window.location.reload();
+      else if (status.status !== "open") reload();
+      else if (node.dataset.seats !== undefined && status.signature !== undefined
+               && status.signature !== node.dataset.seats) reload();
     } catch {
       // offline: try again at the next tick
     }

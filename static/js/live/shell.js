@@ -24,7 +24,9 @@
 //   (docs/clocks.md),
 //   seats [{seat, side, label, name, rating, bot}] in seat order,
 //   acting [seat indexes that may act now], viewer (this page's seat index or null; only in
-//   the page's own state: broadcast states lack it, so the shell keeps the first one).
+//   the page's own state: broadcast states lack it, so the shell keeps the first one),
+//   seqs (games whose seats decide at the same time: the number each seat's next decision
+//   carries; sendTurn sends the viewer's).
 //
 // ---- The view interface ----------------------------------------------------------------
 // The view module exports
@@ -161,12 +163,20 @@ export async function startLiveGame(root) {
     if (!box) return;
     box.replaceChildren();
     const me = mySeat();
+    const offer = state.rematch;
+    if (state.over && !me && offer?.game && offer.url) {
+      // A spectator follows the players to their rematch (lichess does), or is offered it.
+      const link = el("a", "btn primary", "Watch the rematch");
+      link.href = offer.url;
+      box.hidden = false;
+      box.append(el("p", "", "The players started a rematch."), link);
+      return;
+    }
     if (!state.over || !me || !root.dataset.rematchUrl) {
       box.hidden = true;
       return;
     }
     box.hidden = false;
-    const offer = state.rematch;
     const text = el("p", "");
     const button = el("button", "btn primary");
     button.type = "button";
@@ -208,15 +218,20 @@ export async function startLiveGame(root) {
     }
   }
 
-  // A rematch that starts while the page is open takes its players to it (the frame both
-  // sockets get carries the new game's URL); on a reload of the old game the box links it.
+  // A rematch that starts while the page is open takes its players and its spectators to it
+  // (the frame every socket on the game gets carries the new game's URL); on a reload of the
+  // old game the box links it.
   function applyRematch(frame) {
     state = merge({ ...(frame.state || {}), rematch: frame.rematch ?? frame.state?.rematch });
     drawRematch();
     const offer = frame.rematch;
-    if (offer?.game && offer.url && mySeat()) {
-      announce("The rematch has started: going to the new game.");
-      message("The rematch has started: going to the new game…");
+    if (offer?.game && offer.url) {
+      // Players and spectators alike: a spectator watches the rematch as it starts.
+      const words = mySeat()
+        ? "The rematch has started: going to the new game"
+        : "The players started a rematch: watching it";
+      announce(`${words}.`);
+      message(`${words}…`);
       window.location.assign(offer.url);
       return;
     }
@@ -251,6 +266,7 @@ export async function startLiveGame(root) {
       claimUrl: root.dataset.claimUrl,
       eventsUrl: root.dataset.eventsUrl,
       csrfToken: root.dataset.csrf,
+      viewer,
       ply: state.ply,
       over: state.over,
     },
@@ -276,7 +292,11 @@ export async function startLiveGame(root) {
           state = merge(frame.state || { over: true, resigned: frame.side, acting: [] });
           drawAll();
           const seat = seatOfSide(frame.side);
-          const text = `${seatName(seat) || frame.side} (${seat?.label ?? frame.side}) resigned.`;
+          // The site resigns for a seat too (the Daily Challenge's day ended): the state's
+          // `ending` words it; only a real resignation is called one.
+          const text = state.over && state.ending?.text
+            ? `${state.ending.text}.`
+            : `${seatName(seat) || frame.side} (${seat?.label ?? frame.side}) resigned.`;
           announce(text);
           message(text);
         }),
@@ -330,7 +350,8 @@ export async function startLiveGame(root) {
   );
 
   const view = module.createView(root, state, {
-    sendTurn: (token) => socket.sendTurn(state.ply, token),
+    // A game whose seats decide at the same time numbers each seat's own decisions.
+    sendTurn: (token) => socket.sendTurn(state.seqs?.[viewer] ?? state.ply, token),
   });
   const clocks = new ClockDisplay($("[data-clocks]"));
   const abandon = new AbandonBox($("[data-abandon]"), {

@@ -12,7 +12,9 @@
 //   onRematch(frame)   a `rematch` frame (an offer, or the new game)
 //   onDuplicate(frame) a `turn` frame for a ply already applied (used for the last-turn marks)
 //   onSpectators(frame) a `spectators` frame: {count} sockets watching without a seat
-//   onClosed(code)     the WebSocket closed with this code (4401: its session signed out)
+//   onClosed(code)     the WebSocket closed with this code (4401: its session signed out);
+//                      4403/4404 stop reconnecting, 4430 polls and retries after a minute,
+//                      4429/1013 back off (`afterClose`)
 //   onStatus(status)   "connecting" | "live" | "reconnecting" | "polling" | "offline"
 //
 // It knows the protocol's frames and plies, never a game's rules or tokens.
@@ -25,6 +27,26 @@ const PING_MS = 25_000;
 const OPEN_TIMEOUT_MS = 5_000;
 const FAILURES_BEFORE_POLLING = 2;
 
+// Close codes the server refuses or ends a socket with (docs/live-protocol.md). A refused
+// socket is accepted and then closed, so the page sees the code (not an HTTP 403):
+export const CLOSE_HIDDEN = 4403; // not allowed to watch this game now: do not come back
+export const CLOSE_NOT_FOUND = 4404; // no such game: do not come back
+export const CLOSE_FLOODING = 4429; // too many frames: come back, but not at once
+export const CLOSE_TOO_MANY = 4430; // too many spectators: read over HTTP, try much later
+export const CLOSE_TRY_AGAIN = 1013; // the server cannot answer now: come back with backoff
+const FINAL_CLOSES = new Set([CLOSE_HIDDEN, CLOSE_NOT_FOUND]);
+const TOO_MANY_RETRY_MS = 60_000;
+const SLOW_DOWN_ATTEMPT = 3; // the backoff's attempt for 4429 and 1013: 2–4 s at least
+
+/** What the page does after a close with `code`: "stop", "poll" (and try the socket much
+ * later), "later" (back off at least a few seconds) or "reconnect" (the usual backoff). */
+export function afterClose(code) {
+  if (FINAL_CLOSES.has(code)) return "stop";
+  if (code === CLOSE_TOO_MANY) return "poll";
+  if (code === CLOSE_FLOODING || code === CLOSE_TRY_AGAIN) return "later";
+  return "reconnect";
+}
+
 export function backoffDelay(attempt) {
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2)); // jitter: 50–100 %
@@ -32,7 +54,7 @@ export function backoffDelay(attempt) {
 
 export class GameSocket {
   constructor(config, handlers) {
-    this.config = config; // {wsPath, turnUrl, resignUrl, abortUrl, claimUrl, eventsUrl, csrfToken}
+    this.config = config; // {wsPath, turnUrl, resignUrl, abortUrl, claimUrl, eventsUrl, csrfToken, viewer}
     this.h = handlers;
     this.ply = config.ply;
     this.over = Boolean(config.over);
@@ -126,8 +148,30 @@ export class GameSocket {
       if (this.ws === ws) this.ws = null;
       this.syncing = false;
       if (!opened || !heard) this.failures += 1;
-      this.onSocketFailed();
+      this.onSocketClosed(event.code);
     });
+  }
+
+  onSocketClosed(code) {
+    if (this.stopped) return;
+    const next = afterClose(code);
+    if (next === "stop") {
+      // Refused for good (not allowed, or no such game): reconnecting would be refused
+      // again, and so would polling.
+      clearTimeout(this.reconnectTimer);
+      this.stopPolling();
+      this.setStatus("offline");
+      return;
+    }
+    if (next === "poll") {
+      // Too many spectators: follow the game over HTTP, and try a socket again much later.
+      this.startPolling();
+      clearTimeout(this.reconnectTimer);
+      this.reconnectTimer = setTimeout(() => this.connect(), TOO_MANY_RETRY_MS);
+      return;
+    }
+    if (next === "later") this.attempt = Math.max(this.attempt, SLOW_DOWN_ATTEMPT);
+    this.onSocketFailed();
   }
 
   onSocketFailed() {
@@ -178,7 +222,7 @@ export class GameSocket {
           return;
         }
         this.ply = frame.ply + 1;
-        if (this.pending && this.pending.ply === frame.ply) this.pending = null;
+        if (this.acknowledges(frame)) this.pending = null;
         if (frame.state?.over) this.over = true;
         this.h.onTurn?.(frame);
         return;
@@ -225,8 +269,19 @@ export class GameSocket {
     }
   }
 
+  // Is this turn frame the answer to our pending decision? A decision carries the game's
+  // ply, or, in a game whose seats decide at the same time, its seat's own count (`seq`):
+  // then it is answered by a frame of our seat with that `seq`.
+  acknowledges(frame) {
+    if (!this.pending) return false;
+    if (frame.seq === undefined) return this.pending.ply === frame.ply;
+    return frame.seat === this.config.viewer && frame.seq === this.pending.ply;
+  }
+
   // ---- sending --------------------------------------------------------------------------
 
+  // `ply` is the number the decision carries: the game's ply, or the seat's own count of
+  // decisions (`state.seqs[viewer]`) in a game whose seats decide at the same time.
   sendTurn(ply, token) {
     this.pending = { ply, token };
     if (this.sendFrame({ type: "turn", ply, token })) return;
@@ -265,6 +320,8 @@ export class GameSocket {
       }
       if (frame?.type) {
         this.handleFrame(frame);
+        // A refusal may carry the state as it is (a refused abort or claim): draw it.
+        if (frame.type === "error" && frame.state) this.handleFrame({ type: "state", state: frame.state });
         if (frame.type === "error" && frame.code === "stale_ply") this.poll(this.ply);
       } else if (!response.ok) {
         this.handleFrame({ type: "error", code: "http", message: `The server refused that (${response.status}).` });

@@ -128,7 +128,8 @@ function number(label, value, min, max, onChange, attrs = {}) {
 function render() {
   const m = model;
   root.replaceChildren();
-  const grid = h("div", { class: "editor-grid", role: "grid", "aria-label": "Cargo Bay (click a cell to change it)" });
+  // A group of buttons, not an ARIA grid (a grid needs rows of gridcells and arrow keys).
+  const grid = h("div", { class: "editor-grid", role: "group", "aria-label": "Cargo Bay (click a cell to change it)" });
   grid.style.setProperty("--n", String(m.n));
   for (let y = 0; y < m.n; y++) {
     for (let x = 0; x < m.n; x++) {

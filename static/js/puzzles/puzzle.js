@@ -126,8 +126,14 @@ async function reviewAttempt() {
   window.location.assign(data.url);
 }
 
+function drawGoalProgress(s) {
+  const line = $("[data-goal-progress]"); // "Gained 3 of 7 points." (score and AppCon goals)
+  if (line) line.textContent = s.puzzle.progress_words || "";
+}
+
 function draw(animateEvents) {
   $("[data-status-line]").textContent = statusText(state);
+  drawGoalProgress(state);
   drawBlue(state);
   renderTurnList($("[data-turns]"), state.turns, { sides: state.turns.map(() => "blue") });
   $("[data-undo]").disabled = busy || !state.turns.length;
@@ -195,7 +201,12 @@ function drawFigures(figures) {
   panel.hidden = false;
   panel.replaceChildren(el("h2", "", "How others did"));
   if (!figures.solvers) {
-    panel.append(el("p", "", "You are the first member to solve it."));
+    // The figures count members' solves made before seeing the solution; a guest's solve
+    // counts once merged into an account.
+    const first = page.member && !page.progress?.shown;
+    panel.append(el("p", "", first ? "You are the first member to solve it."
+      : page.member ? "No member has solved it before seeing the solution yet."
+        : "No member has solved it yet. Your solve counts once you sign up (or sign in) and merge this browser's progress."));
     return;
   }
   const n = figures.solvers;
@@ -257,6 +268,7 @@ async function showStep(at, animate) {
     bay.render(step.state.rows, step.state.lock);
   }
   drawBlue(step.state);
+  drawGoalProgress(step.state);
 }
 
 async function showSolution() {

@@ -11,19 +11,13 @@ function guestStates() {
   for (const row of root.querySelectorAll("[data-puzzle]")) {
     const entry = guestEntry(row.dataset.puzzle);
     if (!entry) continue;
-    const word = entry.proof ? "solved" : entry.attempts || entry.shown ? "tried" : null;
+    // the server's words (puzzles/progress.py state_word): "tried" needs an attempt
+    const word = entry.proof ? "solved" : entry.attempts ? "tried" : entry.shown ? "seen" : null;
     if (!word) continue;
     const badge = row.querySelector("[data-state]");
     badge.textContent = word;
     badge.className = `day-state state-${word}`;
   }
-}
-
-function describe(change) {
-  const b = change.before;
-  const a = change.after;
-  const solved = (s) => (s.solved ? `solved in ${s.solved_in} attempt${s.solved_in === 1 ? "" : "s"}` : "not solved");
-  return `${change.date}: ${b.attempts} → ${a.attempts} attempts; ${solved(b)} → ${solved(a)}`;
 }
 
 function mergeOffer() {
@@ -52,7 +46,7 @@ function mergeOffer() {
     } else {
       list.append(el("p", "", "Merging would make these changes to your account:"));
       const ul = el("ul", "merge-list");
-      for (const change of data.changes) ul.append(el("li", "", describe(change)));
+      for (const change of data.changes) ul.append(el("li", "", change.words));
       list.append(ul);
     }
     if (data.refused.length) {
@@ -72,7 +66,7 @@ function mergeOffer() {
       return;
     }
     clearGuest();
-    window.location.reload();
+    window.location.reload(); // the server left "Merged …" for the next page
   });
   panel.querySelector("[data-merge-later]").addEventListener("click", () => {
     window.sessionStorage.setItem("cargo.puzzles.merge-later", "1");
