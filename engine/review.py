@@ -229,12 +229,6 @@ def _margin_words(centipoints: int) -> str:
     return f"finish {_points_words(centipoints)} {'ahead' if centipoints > 0 else 'behind'}"
 
 
-def _signed(centipoints: int) -> str:
-    points = centipoints / 100
-    text = f"{points:+.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("+0", "-0") else text
-
-
 # --- facts -----------------------------------------------------------------------------
 
 
