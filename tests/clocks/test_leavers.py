@@ -49,6 +49,25 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_a_bot(picks_kind, users, frozen,
     assert refused.value.code == "not_a_player"
 
 
+def test_two_timeouts_in_a_row_put_a_dormant_seat_out(picks_kind, users, frozen, sent):
+    """A kind whose leavers go dormant (Picks): the seat is out after its second timeout
+    in a row, and the other two play on."""
+    people = [users[name] for name in NAMES]
+    game = first_round(picks_game(people), people)
+    pick(game.id, people[0], 0)
+    pick(game.id, people[1], 1)
+    frozen.advance(5 * 60 + 1 + JUST_OVER)
+    assert tasks.flag_clocks() == [game.id]  # one timeout
+    frozen.advance(1 + JUST_OVER)  # carol had nothing left: the next one falls at once
+    assert tasks.flag_clocks() == [game.id]
+    assert seat_rows(game.id)[2] == (2, None, True)
+    row = services.get_game(game.id)
+    assert row.status == "active" and row.clock["running"] == [0, 1]
+    with pytest.raises(services.GameError) as refused:
+        services.apply_turn(game.id, actor=member(people[2]), ply=row.ply, token="2:3")
+    assert refused.value.code == "not_your_turn"
+
+
 def test_an_exhausted_clock_hands_the_seat_to_a_bot(users, frozen, sent):
     kind = kinds.register(Bid())
     try:
