@@ -293,6 +293,21 @@ def balance_report(results: list[GameResult]) -> str:
         w = sum(any((s - r.first) % n == k for s in r.winners) for r in results)
         lo, hi = wilson(w, g)
         lines.append(f"  position {k + 1}: {w} ({w / g:.1%}, 95% CI {lo:.1%}–{hi:.1%})")
+    lines.append("wins by turn-order position in the last round (1 = that round's "
+                 "stationmaster, who picks first and plays first; no seat resigned in "
+                 "self-play, so the card passed one seat a round):")
+    for k in range(n):
+        w = sum(any((s - r.first - (r.rounds - 1)) % n == k for s in r.winners)
+                for r in results)
+        lo, hi = wilson(w, g)
+        lines.append(f"  position {k + 1}: {w} ({w / g:.1%}, 95% CI {lo:.1%}–{hi:.1%})")
+    lines.append("wins by round-1 position, per game length:")
+    for length in sorted({r.rounds for r in results}):
+        rs = [r for r in results if r.rounds == length]
+        wins = [sum(any((s - r.first) % n == k for s in r.winners) for r in rs)
+                for k in range(n)]
+        lines.append(f"  {length} rounds ({len(rs)} games): "
+                     + ", ".join(f"{w} ({w / len(rs):.1%})" for w in wins))
     lines.append("wins by seat number:")
     for s in range(1, n + 1):
         w = sum(s in r.winners for r in results)
