@@ -109,8 +109,14 @@ def _count(text: str, what: str, low: int = 1) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> Any:
-    from express.tournament import check_pairing, check_rules, report, run
+    from express.tournament import check_pairing, check_rules, load, report, run
 
+    if args.load:
+        results = load(args.load.split(","))
+        if not results:
+            raise ExpressError("no saved results to report on")
+        versions = ", ".join(sorted({r.rules for r in results}))
+        return f"# saved games from {args.load} (rules {versions})\n{report(results)}"
     pairings = [check_pairing(x) for x in args.pairings.split(",") if x]
     if not pairings:
         raise ExpressError("bad --pairings: at least one A-B pairing")
@@ -183,8 +189,7 @@ def _parser() -> _Parser:
         p.add_argument("--rules", default=CURRENT_RULES)  # the version the games play
         p.add_argument("--progress", action="store_true")
         p.add_argument("--save")  # append each game's result to this file, a JSON line
-        if name == "balance":
-            p.add_argument("--load")  # report on saved results (files joined by commas)
+        p.add_argument("--load")  # report on saved results (files joined by commas)
         p.set_defaults(run=run)
     return parser
 

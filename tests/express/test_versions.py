@@ -147,5 +147,12 @@ def test_balance_and_tournament_take_the_version(tmp_path) -> None:
     assert json.loads(save.read_text())["rules"] == "x0.1"
     report = run_cli(["balance", "--load", str(save)])
     assert report.returncode == 0 and b"rules: x0.1" in report.stdout
+    saved = tmp_path / "t.jsonl"
+    out = run_cli(["tournament", "--pairings", "medium-easy", "--players", "2", "--games", "1",
+                   "--rules", "x0.1", "--save", str(saved)])
+    assert out.returncode == 0 and b"--rules x0.1" in out.stdout
+    again = run_cli(["tournament", "--load", str(saved)])
+    assert again.returncode == 0 and b"(rules x0.1)" in again.stdout
+    assert out.stdout.split(b"\n", 1)[1] == again.stdout.split(b"\n", 1)[1]
     bad = run_cli(["tournament", "--games", "1", "--rules", "x0.3"])
     assert bad.returncode == 2 and b"--rules" in bad.stdout
