@@ -23,6 +23,7 @@ from express.errors import ExpressError
 from express.game import Game
 from express.position import start_position
 from express.record import decode, parse_players, parse_seed
+from express.rules import CURRENT_RULES
 
 _DECIMAL = re.compile(r"[0-9]+")
 
@@ -133,8 +134,14 @@ def _count(text: str, what: str, low: int = 1) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> Any:
-    from express.tournament import check_pairing, report, run
+    from express.tournament import check_pairing, check_rules, load, report, run
 
+    if args.load:
+        results = load(args.load.split(","))
+        if not results:
+            raise ExpressError("no saved results to report on")
+        versions = ", ".join(sorted({r.rules for r in results}))
+        return f"# saved games from {args.load} (rules {versions})\n{report(results)}"
     pairings = [check_pairing(x) for x in args.pairings.split(",") if x]
     if not pairings:
         raise ExpressError("bad --pairings: at least one A-B pairing")
@@ -142,22 +149,25 @@ def cmd_tournament(args: argparse.Namespace) -> Any:
     games = _count(args.games, "--games")
     jobs = _count(args.jobs, "--jobs")
     seed = parse_seed(args.seed)
+    rules = check_rules(args.rules)
     results = run(pairings, players, games, seed, jobs, progress=args.progress,
-                  save=args.save)
+                  save=args.save, rules=rules)
     return (f"# python -m express tournament --pairings {','.join(pairings)} --players "
-            f"{players} --games {games} --seed {seed} --jobs {jobs}\n{report(results)}")
+            f"{players} --games {games} --seed {seed} --jobs {jobs} --rules {rules}\n"
+            f"{report(results)}")
 
 
 def cmd_balance(args: argparse.Namespace) -> Any:
-    from express.tournament import PLAYERS, balance_report, load, run_selfplay
+    from express.tournament import PLAYERS, balance_report, check_rules, load, run_selfplay
 
+    rules = check_rules(args.rules)
     if args.load:
         results = load(args.load.split(","))
-        counts = sorted({r.players for r in results})
+        groups = sorted({(r.rules, r.players) for r in results})
         if not results:
             raise ExpressError("no saved results to report on")
         return "\n\n".join(f"# saved games from {args.load}\n" + balance_report(
-            [r for r in results if r.players == n]) for n in counts)
+            [r for r in results if (r.rules, r.players) == g]) for g in groups)
     if args.level not in PLAYERS[1:]:
         raise ExpressError(f"bad level {args.level!r}: easy, medium or hard")
     players = parse_players(args.players)
@@ -165,9 +175,10 @@ def cmd_balance(args: argparse.Namespace) -> Any:
     jobs = _count(args.jobs, "--jobs")
     seed = parse_seed(args.seed)
     results = run_selfplay(args.level, players, games, seed, jobs, progress=args.progress,
-                           save=args.save)
+                           save=args.save, rules=rules)
     return (f"# python -m express balance --level {args.level} --players {players} --games "
-            f"{games} --seed {seed} --jobs {jobs}\n{balance_report(results)}")
+            f"{games} --seed {seed} --jobs {jobs} --rules {rules}\n"
+            f"{balance_report(results)}")
 
 
 HELP = {
@@ -214,10 +225,10 @@ def _parser() -> _Parser:
         for option, value in {**defaults, "--games": "100", "--seed": "1",
                               "--jobs": "1"}.items():
             p.add_argument(option, default=value)
+        p.add_argument("--rules", default=CURRENT_RULES)  # the version the games play
         p.add_argument("--progress", action="store_true")
         p.add_argument("--save")  # append each game's result to this file, a JSON line
-        if name == "balance":
-            p.add_argument("--load")  # report on saved results (files joined by commas)
+        p.add_argument("--load")  # report on saved results (files joined by commas)
         p.set_defaults(run=run)
     return parser
 

@@ -16,7 +16,15 @@ from collections.abc import Callable
 
 from express.moves import fulfil_options, movements, placements, reorders, take
 from express.position import Position, Result, tunnel_twins
-from express.rules import CARD_CLASS, CARD_STEPS, CARDS, CHARACTERS, CONTRACTS, SPACES
+from express.rules import (
+    CARD_CLASS,
+    CARD_STEPS,
+    CARDS,
+    CHARACTERS,
+    CONTRACTS,
+    SPACES,
+    engineer_any_colour,
+)
 
 PlanPolicy = Callable[[Position, int, random.Random], tuple[str, str, str]]
 
@@ -86,6 +94,7 @@ def random_turn(p: Position, rng: random.Random) -> str:
     parts.append(path)
     char = p.chars[i]
     manager = char == "Ma"
+    any_colour = engineer_any_colour(p.rules)
     board = p.board
     piece = board[end]
     kind = piece[0]
@@ -106,7 +115,8 @@ def random_turn(p: Position, rng: random.Random) -> str:
             options.append("u")
         if m and length:
             options.append("x")
-    elif kind == "F" and length and (char == "En" or train[-1] == piece[1]):
+    elif kind == "F" and length and (train[-1] == piece[1] or char == "En" and (
+            any_colour or piece[1] in train)):
         options.append("d")
     if p.deck and len(p.open[i]) <= 1:
         options.append("s")
@@ -129,9 +139,13 @@ def random_turn(p: Position, rng: random.Random) -> str:
         p.exchange(seat)
         parts.append("x")
     elif act == "d":
-        if char == "En":
+        if char == "En" and any_colour:  # rule 46 in x0.1: any cars, any colour
             mask = 1 + int(rand() * ((1 << length) - 1))
             spots = tuple(b + 1 for b in range(length) if mask >> b & 1)
+        elif char == "En":  # rule 46 in x0.2: any cars of the factory's colour
+            same = [b + 1 for b in range(length) if train[b] == piece[1]]
+            mask = 1 + int(rand() * ((1 << len(same)) - 1))
+            spots = tuple(q for j, q in enumerate(same) if mask >> j & 1)
         else:
             run = length - len(train.rstrip(piece[1]))
             j = 1 + int(rand() * run)

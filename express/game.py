@@ -16,6 +16,7 @@ from express.moves import legal, play, play_plan, play_resign
 from express.notation import format_position, parse_position
 from express.position import Position, Result, start_position
 from express.record import ROUND, Entry, format_record, parse_record
+from express.rules import CURRENT_RULES, RULES_VERSIONS
 
 _FIELD_OF_PHASE = {"c": "picks", "p": "plans", "a": "turns", "r": "swap"}
 
@@ -27,6 +28,9 @@ class Game:
                  start_given: bool = True) -> None:
         if start.hidden is not None:
             raise ExpressError("a game starts from a full position, not a public view")
+        if headers and headers.get("Rules", start.rules) != start.rules:
+            raise ExpressError(f"the Rules header {headers['Rules']!r} differs from the "
+                               f"start position's rules version {start.rules}")
         self.start = start.copy()
         self.position = start.copy()
         self.headers = dict(headers or {})
@@ -37,15 +41,21 @@ class Game:
     # --- making games -------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int, seed: int, headers: dict[str, str] | None = None) -> Game:
-        heads = {"Game": "cargo-express", "Rules": "x0.1", "Players": str(players),
+    def new(cls, players: int, seed: int, headers: dict[str, str] | None = None,
+            rules: str = CURRENT_RULES) -> Game:
+        """A new game from a seed, in rules version ``rules`` (the current one, x0.2, unless
+        told); the game keeps that version (its ``Rules`` header and every position)."""
+        if rules not in RULES_VERSIONS:
+            raise ExpressError(f"unknown rules version {rules!r} (x0.2 or x0.1)")
+        heads = {"Game": "cargo-express", "Rules": rules, "Players": str(players),
                  "Seed": str(seed)} | dict(headers or {})
-        return cls(start_position(players, seed), heads, start_given=False)
+        return cls(start_position(players, seed, rules), heads, start_given=False)
 
     @classmethod
     def from_position(cls, text: str) -> Game:
+        """A game from a full position; it keeps the position's rules version."""
         p = parse_position(text)
-        return cls(p, {"Game": "cargo-express", "Rules": "x0.1", "Players": str(p.n)})
+        return cls(p, {"Game": "cargo-express", "Rules": p.rules, "Players": str(p.n)})
 
     @classmethod
     def from_record(cls, text: str) -> Game:

@@ -37,6 +37,7 @@ from express.rules import (
     CONTRACTS,
     ENGINES,
     SPACES,
+    engineer_any_colour,
     sort_cars,
 )
 
@@ -302,6 +303,7 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
     manager = char == "Ma"
     logistician = char == "Lo"
     engineer = char == "En"
+    any_colour = engineer_any_colour(p.rules)
     own = f"X{seat}"
     can_upgrade = p.engine[i] < 3
     common = [""]
@@ -354,9 +356,13 @@ def _turns_from(p: Position, seat: int, moves: list[tuple[int, str, bool]], pref
                 acts.append(".x")
         elif kind == "F" and length:
             colour = piece[1]
-            if engineer:
+            if engineer and any_colour:  # rule 46 in x0.1: any cars, any colour
                 subsets = [tuple(b + 1 for b in range(length) if mask >> b & 1)
                            for mask in range(1, 1 << length)]
+            elif engineer:  # rule 46 in x0.2: any cars of the factory's colour
+                same = [b + 1 for b in range(length) if train[b] == colour]
+                subsets = [tuple(q for j, q in enumerate(same) if mask >> j & 1)
+                           for mask in range(1, 1 << len(same))]
             else:
                 run = length - len(train.rstrip(colour))
                 subsets = [tuple(range(length - j + 1, length + 1)) for j in range(1, run + 1)]
@@ -552,11 +558,14 @@ def _act(p: Position, seat: int, a: Action, token: str, events: Events) -> str |
         length = len(train)
         if any(q > length for q in a.spots):
             raise _illegal(token, f"{a}: the train has only {length} cars")
-        if p.chars[i] != "En":
-            if a.spots != tuple(range(length - len(a.spots) + 1, length + 1)):
-                raise _illegal(token, f"{a}: without the Engineer only the rear cars uncouple")
-            if any(train[q - 1] != piece[1] for q in a.spots):
-                raise _illegal(token, f"{a}: the cars do not all match factory {piece}")
+        engineer = p.chars[i] == "En"
+        if not engineer and a.spots != tuple(range(length - len(a.spots) + 1, length + 1)):
+            raise _illegal(token, f"{a}: without the Engineer only the rear cars uncouple")
+        if not (engineer and engineer_any_colour(p.rules)) and \
+                any(train[q - 1] != piece[1] for q in a.spots):
+            why = " (rules x0.2: the Engineer too uncouples only cars of the factory's colour)" \
+                if engineer else ""
+            raise _illegal(token, f"{a}: the cars do not all match factory {piece}{why}")
         p.uncouple(seat, a.spots, events)
     elif k == "s":
         if len(p.open[i]) > 1:

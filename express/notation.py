@@ -23,7 +23,7 @@ from express.rules import (
     FACTORY_SPACES,
     MAX_ROUNDS,
     PIECES,
-    RULES_VERSION,
+    RULES_VERSIONS,
     SPACES,
     one_substitution_apart,
     sort_cars,
@@ -75,7 +75,7 @@ def format_position(p: Position, viewer: int | None = None) -> str:
                      for c in p.chars)
     flags = ("e" if p.flag_e else "") + ("l" if p.flag_l else "") or "-"
     return " ".join([board, bag, deck, "/".join(seats), chars, "/".join(plans), str(p.sm),
-                     str(p.round), p.phase_token, flags, RULES_VERSION])
+                     str(p.round), p.phase_token, flags, p.rules])
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -116,13 +116,13 @@ def parse_position(text: str) -> Position:
         raise _bad(f"expected 11 fields separated by single spaces, found {len(fields)}")
     board_f, bag_f, deck_f, seats_f, chars_f, plans_f, sm_f, round_f, phase_f, flags_f, ver = \
         fields
-    if ver != RULES_VERSION:
-        raise _bad(f"rules version {ver!r} is not {RULES_VERSION}")
+    if ver not in RULES_VERSIONS:
+        raise _bad(f"rules version {ver!r} is neither x0.2 nor x0.1")
     seat_texts = seats_f.split("/")
     n = len(seat_texts)
     if not 2 <= n <= 4:
         raise _bad(f"{n} seats (a game has 2 to 4)")
-    p = Position(n)
+    p = Position(n, ver)
     hidden = Hidden(0, 0, [None] * n, [None] * n)
     public = False
 

@@ -24,11 +24,13 @@ from express.rules import (
     COLOURS,
     CONTRACT_IDS,
     CONTRACTS,
+    CURRENT_RULES,
     FACTORY_SPACES,
     MAX_ROUNDS,
     OTHER_PIECES,
     OTHER_SPACES,
     REFIT,
+    RULES_VERSIONS,
     SPACES,
     sort_cars,
 )
@@ -75,16 +77,19 @@ class Position:
       (``a``); ``flag_e``/``flag_l`` the flags of rules 62–64.
     - ``resign_order``: seats in the order they resigned (rule 71; not in the notation, a
       parsed position lists its dormant seats in seat order).
+    - ``rules``: the rules version the game keeps (``x0.1`` or ``x0.2``, notation field 11):
+      it decides rule 46, the Engineer. It is part of the position, never a global switch.
     """
 
     __slots__ = (
         "n", "board", "cars", "bag", "deck", "engine", "loc", "train", "yard", "open",
         "done", "resigned", "chars", "driver_used", "plans", "sm", "round", "phase", "k",
-        "flag_e", "flag_l", "resign_order", "hidden",
+        "flag_e", "flag_l", "resign_order", "hidden", "rules",
     )
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, rules: str = CURRENT_RULES) -> None:
         self.n = n
+        self.rules = rules
         self.board: tuple[str, ...] = ()
         self.cars: dict[str, str] = {}
         self.bag = ""
@@ -113,6 +118,7 @@ class Position:
     def copy(self) -> Position:
         p = Position.__new__(Position)
         p.n = self.n
+        p.rules = self.rules
         p.board = self.board
         p.cars = dict(self.cars)
         p.bag = self.bag
@@ -141,7 +147,7 @@ class Position:
             tuple(map(tuple, self.open)), tuple(map(tuple, self.done)), tuple(self.resigned),
             tuple(self.chars), self.driver_used, tuple(map(tuple, self.plans)), self.sm,
             self.round, self.phase, self.k, self.flag_e, self.flag_l,
-            tuple(self.resign_order), self.hidden,
+            tuple(self.resign_order), self.rules, self.hidden,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -484,12 +490,15 @@ def tunnel_twins(board: tuple[str, ...]) -> dict[int, int]:
     return twins
 
 
-def start_position(players: int, seed: int) -> Position:
-    """The start of rules 13–16 for 2..4 players and an unsigned 64-bit seed."""
+def start_position(players: int, seed: int, rules: str = CURRENT_RULES) -> Position:
+    """The start of rules 13–16 for 2..4 players and an unsigned 64-bit seed, in rules
+    version ``rules`` (the setup is the same in every version)."""
     if not 2 <= players <= 4:
         raise ValueError("Cargo Express has 2 to 4 players")
+    if rules not in RULES_VERSIONS:
+        raise ValueError(f"unknown rules version {rules!r}")
     rng = SplitMix64(seed)
-    p = Position(players)
+    p = Position(players, rules)
     ids = rng.shuffle(list(CONTRACT_IDS))
     for i in range(players):
         p.open[i] = [ids[i]]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from express.errors import ExpressError
 from express.notation import format_position, parse_position
 from express.position import Position, start_position
-from express.rules import RULES_VERSION
+from express.rules import RULES_VERSIONS
 
 _HEADER = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) "([^"]*)"\]\s*(?:#.*)?')
 _TOKEN = re.compile(r"\||[^\s|]+")
@@ -83,9 +83,12 @@ def parse_record(text: str) -> Record:
     if headers.get("Game") != GAME_NAME:
         raise ExpressError(f'the record needs [Game "{GAME_NAME}"]'
                            + (f", not {headers['Game']!r}" if "Game" in headers else ""))
-    if headers.get("Rules") != RULES_VERSION:
-        raise ExpressError(f'the record needs [Rules "{RULES_VERSION}"]'
-                           + (f", not {headers['Rules']!r}" if "Rules" in headers else ""))
+    if "Rules" not in headers:
+        raise ExpressError('the record needs a Rules header ([Rules "x0.2"] or [Rules "x0.1"])')
+    rules = headers["Rules"]
+    if rules not in RULES_VERSIONS:
+        raise ExpressError(f"unknown rules version {rules!r} in the Rules header (x0.2 or "
+                           f"x0.1)")
     if "Players" not in headers:
         raise ExpressError("the record needs a Players header")
     players = parse_players(headers["Players"])
@@ -99,12 +102,15 @@ def parse_record(text: str) -> Record:
         if start.hidden is not None:
             raise ExpressError("bad Start header: a Start is a full position, not a public "
                                "one (it has ? counts)")
+        if start.rules != rules:
+            raise ExpressError(f"the Start position is in rules {start.rules} but the Rules "
+                               f"header says {rules}")
         if start.n != players:
             raise ExpressError(f"the Start position has {start.n} seats but Players says "
                                f"{players}")
         record.start = start
     elif seed is not None:
-        record.start = start_position(players, seed)
+        record.start = start_position(players, seed, rules)
     return record
 
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-RULES_VERSION = "x0.1"
+#: The rules versions the engine knows (rules.md "Rules versions"). A game keeps the one it
+#: started with (``Position.rules``): x0.1 and x0.2 differ only in rule 46, the Engineer.
+RULES_VERSIONS = ("x0.1", "x0.2")
+#: The version ``start`` writes and new games use.
+CURRENT_RULES = "x0.2"
+RULES_VERSION = CURRENT_RULES  # the older name, kept for callers
 SPACES = 14
 MAX_ROUNDS = 30
 
@@ -64,3 +69,9 @@ def one_substitution_apart(card: str, placed: str) -> bool:
         return False
     diff = sum(abs(a - b) for a, b in zip(counts(card), counts(placed), strict=True))
     return diff == 2
+
+
+def engineer_any_colour(rules: str) -> bool:
+    """Rule 46 in ``rules``: whether the Engineer uncouples cars of any colour (x0.1), or
+    only cars of the factory's colour, wherever they stand in the train (x0.2)."""
+    return rules == "x0.1"

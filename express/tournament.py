@@ -19,6 +19,7 @@ by seat, scores, actions, characters and contracts fulfilled.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import random
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from express.errors import ExpressError
 from express.game import Game
 from express.moves import legal
-from express.rules import CARDS
+from express.rules import CARDS, CURRENT_RULES, RULES_VERSIONS
 
 PLAYERS = ("random", "easy", "medium", "hard")
 DEFAULT_PAIRINGS = ("easy-random", "medium-easy", "hard-medium")
@@ -56,6 +57,8 @@ class GameResult:
     characters: Counter[str] = field(default_factory=Counter)
     fulfilled: int = 0
     cpu: dict[str, list[float]] = field(default_factory=dict)  # CPU s per decision
+    #: The rules version played. Lines saved before x0.2 existed have none: they are x0.1.
+    rules: str = "x0.1"
 
     @property
     def a_won(self) -> bool:
@@ -112,12 +115,13 @@ def _turn_kinds(token: str) -> list[str]:
 
 
 def play_game(levels: tuple[str, ...], seed: int, pairing: str = "", index: int = 0,
-              a_seat: int = 0) -> GameResult:
-    """Play one game with these levels by seat; bots see only their seat's view."""
+              a_seat: int = 0, rules: str = CURRENT_RULES) -> GameResult:
+    """Play one game with these levels by seat, in rules version ``rules``; bots see only
+    their seat's view."""
     from express.bot import choose
 
     n = len(levels)
-    game = Game.new(n, seed)
+    game = Game.new(n, seed, rules=rules)
     dice = random.Random(seed * 31 + 7)  # the random players' own dice
     cpu: dict[str, list[float]] = {lv: [] for lv in levels if lv != "random"}
     actions: Counter[str] = Counter()
@@ -149,25 +153,29 @@ def play_game(levels: tuple[str, ...], seed: int, pairing: str = "", index: int 
     result = p.result()
     fulfilled = sum(len(d) for d in p.done)
     return GameResult(pairing, n, index, levels, a_seat, result.winners, result.scores,
-                      p.round, p.round == 30, first, actions, characters, fulfilled, cpu)
+                      p.round, p.round == 30, first, actions, characters, fulfilled, cpu,
+                      p.rules)
 
 
-def _pairing_task(task: tuple[str, int, int, int]) -> GameResult:
-    pairing, players, index, seed = task
+Task = tuple[str, int, int, int, str]  # (pairing or level, players, index, seed, rules)
+
+
+def _pairing_task(task: Task) -> GameResult:
+    pairing, players, index, seed, rules = task
     a, b = pairing.split("-")
     a_seat = index % players + 1
     levels = tuple(a if s == a_seat else b for s in range(1, players + 1))
     game_seed = (seed * 1_000_003 + index // players) % 2**64
-    return play_game(levels, game_seed, pairing, index, a_seat)
+    return play_game(levels, game_seed, pairing, index, a_seat, rules)
 
 
-def _selfplay_task(task: tuple[str, int, int, int]) -> GameResult:
-    level, players, index, seed = task
+def _selfplay_task(task: Task) -> GameResult:
+    level, players, index, seed, rules = task
     return play_game((level,) * players, (seed * 1_000_003 + index) % 2**64,
-                     f"{level}-self", index)
+                     f"{level}-self", index, 0, rules)
 
 
-def _run(fn, tasks: list[tuple[str, int, int, int]], jobs: int,  # type: ignore[no-untyped-def]
+def _run(fn, tasks: list[Task], jobs: int,  # type: ignore[no-untyped-def]
          progress: bool, save: str | None = None) -> list[GameResult]:
     """Play the tasks; with ``save``, append each result to that file as it comes."""
     results: list[GameResult] = []
@@ -196,11 +204,13 @@ def _run(fn, tasks: list[tuple[str, int, int, int]], jobs: int,  # type: ignore[
 
 
 def load(paths: Iterable[str]) -> list[GameResult]:
-    """Results saved with ``--save`` (one JSON line per game)."""
+    """Results saved with ``--save`` (one JSON line per game); a path ending ``.gz`` is
+    read through gzip (docs/data/express-balance-*.jsonl.gz)."""
     results = []
     for path in paths:
         try:
-            with open(path, encoding="utf-8") as f:
+            opener = gzip.open if path.endswith(".gz") else open
+            with opener(path, "rt", encoding="utf-8") as f:
                 results += [GameResult.from_json(line) for line in f if line.strip()]
         except (OSError, ValueError, TypeError, KeyError) as e:
             raise ExpressError(f"cannot read saved results {path!r}: {e}") from None
@@ -208,14 +218,16 @@ def load(paths: Iterable[str]) -> list[GameResult]:
 
 
 def run(pairings: Iterable[str], players: int, games: int, seed: int = 1, jobs: int = 1,
-        progress: bool = False, save: str | None = None) -> list[GameResult]:
-    tasks = [(pr, players, i, seed) for pr in pairings for i in range(games)]
+        progress: bool = False, save: str | None = None,
+        rules: str = CURRENT_RULES) -> list[GameResult]:
+    tasks = [(pr, players, i, seed, rules) for pr in pairings for i in range(games)]
     return _run(_pairing_task, tasks, jobs, progress, save)
 
 
 def run_selfplay(level: str, players: int, games: int, seed: int = 1, jobs: int = 1,
-                 progress: bool = False, save: str | None = None) -> list[GameResult]:
-    tasks = [(level, players, i, seed) for i in range(games)]
+                 progress: bool = False, save: str | None = None,
+                 rules: str = CURRENT_RULES) -> list[GameResult]:
+    tasks = [(level, players, i, seed, rules) for i in range(games)]
     return _run(_selfplay_task, tasks, jobs, progress, save)
 
 
@@ -269,7 +281,8 @@ def balance_report(results: list[GameResult]) -> str:
     g = len(results)
     rounds = [r.rounds for r in results]
     capped = sum(r.capped for r in results)
-    lines = [f"games: {g}, seats: {n}",
+    versions = sorted({r.rules for r in results})
+    lines = [f"games: {g}, seats: {n}, rules: {', '.join(versions)}",
              f"rounds per game: mean {statistics.mean(rounds):.2f}, median "
              f"{statistics.median(rounds)}, min {min(rounds)}, max {max(rounds)}",
              f"rounds distribution: {_distribution(rounds)}",
@@ -280,6 +293,21 @@ def balance_report(results: list[GameResult]) -> str:
         w = sum(any((s - r.first) % n == k for s in r.winners) for r in results)
         lo, hi = wilson(w, g)
         lines.append(f"  position {k + 1}: {w} ({w / g:.1%}, 95% CI {lo:.1%}–{hi:.1%})")
+    lines.append("wins by turn-order position in the last round (1 = that round's "
+                 "stationmaster, who picks first and plays first; no seat resigned in "
+                 "self-play, so the card passed one seat a round):")
+    for k in range(n):
+        w = sum(any((s - r.first - (r.rounds - 1)) % n == k for s in r.winners)
+                for r in results)
+        lo, hi = wilson(w, g)
+        lines.append(f"  position {k + 1}: {w} ({w / g:.1%}, 95% CI {lo:.1%}–{hi:.1%})")
+    lines.append("wins by round-1 position, per game length:")
+    for length in sorted({r.rounds for r in results}):
+        rs = [r for r in results if r.rounds == length]
+        wins = [sum(any((s - r.first) % n == k for s in r.winners) for r in rs)
+                for k in range(n)]
+        lines.append(f"  {length} rounds ({len(rs)} games): "
+                     + ", ".join(f"{w} ({w / len(rs):.1%})" for w in wins))
     lines.append("wins by seat number:")
     for s in range(1, n + 1):
         w = sum(s in r.winners for r in results)
@@ -317,4 +345,10 @@ def check_pairing(text: str) -> str:
     parts = text.split("-")
     if len(parts) != 2 or any(x not in PLAYERS for x in parts):
         raise ExpressError(f"bad pairing {text!r}: write A-B with A, B in {', '.join(PLAYERS)}")
+    return text
+
+
+def check_rules(text: str) -> str:
+    if text not in RULES_VERSIONS:
+        raise ExpressError(f"bad --rules {text!r}: x0.2 or x0.1")
     return text

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from express import Game, Position, format_position, parse_position
-from express.rules import CARD_CLASS, CARDS
+from express.rules import CARD_CLASS, CARDS, CURRENT_RULES, RULES_VERSIONS
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("CARGO_SHARED") or (REPO / ".." / "shared")).resolve()
@@ -42,16 +42,18 @@ def run_cli(args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[
                           capture_output=True, timeout=120)
 
 
-def record(body: str, players: int = 3, seed: int = SEED3, start: str | None = None) -> str:
-    head = f'[Game "cargo-express"]\n[Rules "x0.1"]\n[Players "{players}"]\n'
+def record(body: str, players: int = 3, seed: int = SEED3, start: str | None = None,
+           rules: str = CURRENT_RULES) -> str:
+    head = f'[Game "cargo-express"]\n[Rules "{rules}"]\n[Players "{players}"]\n'
     head += f'[Start "{start}"]\n' if start else f'[Seed "{seed}"]\n'
     return head + body + "\n"
 
 
 def to_action(picks: list[str], plans: dict[int, str], players: int = 3,
-              seed: int = SEED3) -> Game:
-    """A new game played through character selection and planning."""
-    game = Game.new(players, seed)
+              seed: int = SEED3, rules: str = CURRENT_RULES) -> Game:
+    """A new game (in rules version ``rules``) played through character selection and
+    planning."""
+    game = Game.new(players, seed, rules=rules)
     for c in picks:
         game.play(c)
     for seat, plan in plans.items():
@@ -83,13 +85,16 @@ def random_plan(rng: random.Random, p: Position, seat: int) -> str:
 
 
 def random_game(rng: random.Random, players: int | None = None, resign: float = 0.002,
-                greedy: float = 0.6, stop: float = 0.0) -> Game:
+                greedy: float = 0.6, stop: float = 0.0, rules: str | None = None) -> Game:
     """A random game: uniform legal decisions, often preferring fulfils, attaches, uncouples.
 
-    ``stop`` is the chance to stop after each decision (a game cut short).
+    ``stop`` is the chance to stop after each decision (a game cut short). ``rules``: the
+    rules version, or None for either (drawn by ``rng``), so that every property test
+    built on random games covers both versions' rule 46.
     """
     n = players or rng.choice((2, 3, 4))
-    game = Game.new(n, rng.getrandbits(64))
+    version = rules or rng.choice(RULES_VERSIONS)
+    game = Game.new(n, rng.getrandbits(64), rules=version)
     while not game.over:
         if rng.random() < stop:
             break

@@ -14,6 +14,7 @@ from express import ExpressError, Game, format_position
 from express.bot import LEVELS, bot_seed, choose
 from express.decisions import parse_plan
 from express.determinize import determinize
+from express.rules import RULES_VERSIONS
 from tests.express.support import REPO, random_game, record
 
 
@@ -52,10 +53,12 @@ def test_hard_decisions_are_legal_over_random_positions() -> None:
         _check_legal(game, seat, token)
 
 
+@pytest.mark.parametrize("rules", RULES_VERSIONS)
 @pytest.mark.parametrize("level", LEVELS)
-def test_bots_play_whole_games_legally(level: str) -> None:
-    """Every seat a bot, 3 seats, to the end (each decision checked by Game)."""
-    game = Game.new(3, 77 + len(level))
+def test_bots_play_whole_games_legally(level: str, rules: str) -> None:
+    """Every seat a bot, 3 seats, to the end (each decision checked by Game against the
+    game's own rules version)."""
+    game = Game.new(3, 77 + len(level), rules=rules)
     while not game.over:
         seat = game.to_move()[0]
         token = choose(game.view(seat), level, 3, seat)
@@ -64,6 +67,7 @@ def test_bots_play_whole_games_legally(level: str) -> None:
         if phase != "p":
             game.play(token)
     assert game.result() is not None
+    assert game.position.rules == rules and f'[Rules "{rules}"]' in game.record()
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -17,7 +17,7 @@ def test_the_notation_example_round_replays_to_the_position_given() -> None:
     assert repr(g.position) == (
         "Position('Fb/X3wwn/T1/Fg/T2/T2/Fn/T1/R/Fw/X2rrw/Fr/X1nrn/X4nbr "
         "nwgbngbnwwbbbggwngrrrgwbbnrwrb 18.12.02.07.01.09.04.17.11.14.03.15.05.08 "
-        "A@9:g:-:06:-/A@12:g:-:13,10:-/A@3:-:g:16:- En/Lo/Dr A1A2/A1A3/A3A1 2 1 a3 - x0.1')")
+        "A@9:g:-:06:-/A@12:g:-:13,10:-/A@3:-:g:16:- En/Lo/Dr A1A2/A1A3/A3A1 2 1 a3 - x0.2')")
 
 
 def test_a_record_written_by_the_game_reads_back() -> None:

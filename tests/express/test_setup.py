@@ -11,7 +11,7 @@ from tests.express.support import SEED3, from_bag
 
 START3 = ("Fb/X3gww/T1/Fg/T2/T2/Fn/T1/R/Fw/X2grr/Fr/X1gnr/X4nbr "
           "wnnnwgbngbnwwbbbggwngrrrgwbbnrwrb 10.08.18.12.02.07.01.09.04.17.11.14.03.15.05 "
-          "A@12:-:-:06:-/A@10:-:-:13:-/A@1:-:-:16:- -/-/- -/-/- 2 1 c0 - x0.1")
+          "A@12:-:-:06:-/A@10:-:-:13:-/A@1:-:-:16:- -/-/- -/-/- 2 1 c0 - x0.2")
 
 
 def test_splitmix64_matches_the_reference_values() -> None:
@@ -65,7 +65,9 @@ def test_a_start_position_parses_back_to_itself() -> None:
     (("c0 -", "c0 l"), "without e"),
     (("A@12:-:-:06:-", "A@12:-:-:06,01,02:-"), "contract"),
     (("-/-/- 2 1", "-/-/A1A2A3A1 2 1"), "twice"),
-    (("x0.1", "x0.2"), "version"),
+    (("x0.2", "x0.3"), "version"),
+    (("x0.2", "x0.10"), "version"),
+    (("x0.2", "X0.1"), "version"),
 ])
 def test_malformed_positions_are_rejected_naming_the_fault(change: tuple[str, str],
                                                           what: str) -> None:

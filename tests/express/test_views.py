@@ -17,7 +17,7 @@ def test_the_notation_example_views() -> None:
     g = Game.new(3, SEED3)
     assert g.view(1) == (
         "Fb/X3gww/T1/Fg/T2/T2/Fn/T1/R/Fw/X2grr/Fr/X1gnr/X4nbr ?33 ?15 "
-        "A@12:-:-:06:-/A@10:-:-:?1:-/A@1:-:-:?1:- -/-/- -/-/- 2 1 c0 - x0.1")
+        "A@12:-:-:06:-/A@10:-:-:?1:-/A@1:-:-:?1:- -/-/- -/-/- 2 1 c0 - x0.2")
     assert "?1:-/A@10:-:-:?1:-/A@1:-:-:?1" in g.view(0)
 
 
