@@ -145,16 +145,24 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
         except KindError as e:
             raise GameError(Code.ILLEGAL, str(e), game.ply) from None
         timeouts.decided_itself(game, seat)
-        turn = Turn.objects.create(game=game, ply=game.ply, token=token, seat=seat,
-                                   events=events)
-        fields = advanced(game, lg, seat)
-        if lg.over:
-            finish.finish(game, lg, Termination.PLAYED_OUT, fields)
-        else:
-            game.save(update_fields=fields)
-        transaction.on_commit(lambda: warm.keep(game, lg))
         transaction.on_commit(lambda: metrics.turn_applied("locked"))
-        return sent(game, turn, lg)
+        return _stored(game, lg, seat, token, events)
+
+
+def _stored(game: Game, lg: LiveGame, seat: int, token: str, events: list[Any]
+            ) -> TurnResult:
+    """A decision just applied to `lg`, in the transaction that locked `game`: its `Turn`
+    stored, the row's cache and clocks saved (through the finish seam if the game is now
+    over), its frame sent once committed; the game kept warm after the commit."""
+    turn = Turn.objects.create(game=game, ply=game.ply, token=token, seat=seat,
+                               events=events)
+    fields = advanced(game, lg, seat)
+    if lg.over:
+        finish.finish(game, lg, Termination.PLAYED_OUT, fields)
+    else:
+        game.save(update_fields=fields)
+    transaction.on_commit(lambda: warm.keep(game, lg))
+    return sent(game, turn, lg)
 
 
 def _resent(game: Game, seat: int, number: int, token: str) -> dict[str, Any] | None:
@@ -183,16 +191,8 @@ def decide_for_seat(game: Game, lg: LiveGame, seat: int, token: str) -> TurnResu
     """The site decides for `seat` in a game the caller's transaction has locked (its
     clock fell: the kind's `timeout_decision`, games.timeouts): applied, stored, charged
     and sent as any turn of the locked path. KindError if the kind refuses it."""
-    ply = lg.ply
     events = lg.apply(seat, token)
-    turn = Turn.objects.create(game=game, ply=ply, token=token, seat=seat, events=events)
-    fields = advanced(game, lg, seat)
-    if lg.over:
-        finish.finish(game, lg, Termination.PLAYED_OUT, fields)
-    else:
-        game.save(update_fields=fields)
-    transaction.on_commit(lambda: warm.keep(game, lg))
-    return sent(game, turn, lg)
+    return _stored(game, lg, seat, token, events)
 
 
 @timeouts.flag_when_fallen

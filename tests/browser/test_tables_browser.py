@@ -11,23 +11,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import kinds, services
+from games import services
 from games.actors import Actor
 from tests.browser.axe import assert_accessible
 from tests.browser.devices import PASSWORD, sign_in
 from tests.browser.screens import browser, new_page, shoot
-from tests.platform.pile_kind import LobbyPile
+from tests.platform.conftest import lobby_pile  # noqa: F401  (fixture)
 
 
 @pytest.fixture
-def lobby_pile():
-    kind = kinds.register(LobbyPile())
-    yield kind
-    kinds.unregister(kind.key)
-
-
-@pytest.fixture
-def tables(lobby_pile, django_user_model):
+def tables(lobby_pile, django_user_model):  # noqa: F811
     users = {name: django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
              for name in ("marta", "kofi", "ada")}
     table = services.create_challenge(users["marta"], game_type="pile",

@@ -11,11 +11,22 @@ from tests.games.conftest import (  # noqa: F401  (fixtures)
     session_cookie,
     users,
 )
-from tests.platform.pile_kind import Pile
+from tests.platform.pile_kind import LobbyPile, Pile
+
+
+def registered(kind):
+    """A fixture's body: `kind` registered for one test, then unregistered."""
+    kinds.register(kind)
+    yield kind
+    kinds.unregister(kind.key)
 
 
 @pytest.fixture
 def pile_kind():
-    kind = kinds.register(Pile())
-    yield kind
-    kinds.unregister(kind.key)
+    yield from registered(Pile())
+
+
+@pytest.fixture
+def lobby_pile():
+    """The three-seat Pile offered in the lobby (tests/platform/pile_kind.py)."""
+    yield from registered(LobbyPile())

@@ -17,12 +17,13 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test import Client
 
-from games import bots, kinds, services
+from games import bots, services
 from games.actors import Actor
 from games.models import Game, Turn
 from tests.games.bot_support import eager  # noqa: F401  (fixture)
 from tests.games.support import drain
 from tests.platform.bid_kind import SEEN, Bid
+from tests.platform.conftest import registered
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = ("alice", "bob", "carol")
@@ -30,9 +31,7 @@ NAMES = ("alice", "bob", "carol")
 
 @pytest.fixture
 def bid_kind():
-    kind = kinds.register(Bid())
-    yield kind
-    kinds.unregister(kind.key)
+    yield from registered(Bid())
 
 
 def make_bids(users, rounds=2, names=NAMES):

@@ -12,16 +12,9 @@ from games import kinds, services
 from games.actors import Actor
 from games.models import Challenge, Game, TableSeat
 from tests.games.support import receive_type
-from tests.platform.pile_kind import LobbyPile, Pile
+from tests.platform.pile_kind import Pile
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def lobby_pile():
-    kind = kinds.register(LobbyPile())
-    yield kind
-    kinds.unregister(kind.key)
 
 
 @pytest.fixture
