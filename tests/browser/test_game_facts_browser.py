@@ -26,6 +26,7 @@ from games.actors import Actor
 from tests.browser.devices import PASSWORD, sign_in
 from tests.browser.screens import browser, new_page, shoot
 from tests.clocks.support import ORANGE, pass_time, start, timed_game
+from tests.games.bot_support import eager  # noqa: F401  (fixture)
 from tests.games.support import member, new_bot_game, new_game
 
 
@@ -148,7 +149,7 @@ def test_a_loss_on_time_is_called_one(lost_on_time, chromium_path, live_url):
 
 
 @pytest.fixture
-def bot_game(people):
+def bot_game(people, eager):  # noqa: F811  (CargoBot's task in-process, whatever REDIS_URL says)
     return new_bot_game(people["alice"], color="blue", size=5)
 
 
@@ -167,7 +168,7 @@ def test_abort_goes_once_cargobot_has_moved(bot_game, chromium_path, live_url):
 
 
 @pytest.fixture
-def to_review(people, monkeypatch):
+def to_review(people, monkeypatch, eager):  # noqa: F811  (the review on a thread, as embedded)
     from engine import review as engine_review
     from games.kinds import cargo_connect
     from tests.games.support import scripted_tokens
