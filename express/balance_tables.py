@@ -1,5 +1,5 @@
 """Side-by-side Markdown tables of two rules versions' Hard self-play, for
-docs/express-balance.md: ``python3 scripts/express_balance_tables.py A.jsonl.gz B.jsonl.gz``.
+docs/express-balance.md: ``python3 -m express.balance_tables A.jsonl.gz B.jsonl.gz``.
 
 Every figure is the same count ``python -m express balance --load FILE`` prints (the
 report's own functions and definitions), laid out by version and seat count.
