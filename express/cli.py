@@ -123,8 +123,10 @@ def cmd_bench(args: argparse.Namespace) -> Any:
         raise ExpressError(f"bad --plans {args.plans!r}: uniform or usable")
     if args.policy not in ("legal", "fast"):
         raise ExpressError(f"bad --policy {args.policy!r}: legal or fast")
+    from express.tournament import check_rules
+
     return run_bench(seconds, parse_seed(args.seed), parse_players(args.players),
-                     args.plans == "usable", args.policy == "fast")
+                     args.plans == "usable", args.policy == "fast", check_rules(args.rules))
 
 
 def _count(text: str, what: str, low: int = 1) -> int:
@@ -216,7 +218,8 @@ def _parser() -> _Parser:
     command("view", cmd_view, "--seat", file=True)
     command("bot", cmd_bot, "--level", "--seed", "--seat", file=True)
     command("bench", cmd_bench, defaults={"--seconds": "5", "--seed": "1", "--players": "4",
-                                          "--plans": "uniform", "--policy": "legal"})
+                                          "--plans": "uniform", "--policy": "legal",
+                                          "--rules": CURRENT_RULES})
     for name, run, defaults in (
             ("tournament", cmd_tournament,
              {"--pairings": "easy-random,medium-easy,hard-medium", "--players": "3"}),

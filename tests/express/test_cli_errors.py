@@ -31,6 +31,7 @@ PLAYED = "1. Lo Dr En | A2A1A3 A2A3A1 A3A1A2 | A2:^.>>.s1"
     (["bot", "--level", "easy", "--seed", "1", "--seat", "1"], record("").encode()),
     (["bot", "--level", "nope", "--seed", "1", "--seat", "2"], record("").encode()),
     (["bench", "--seconds", "x"], b""),
+    (["bench", "--seconds", "0.1", "--rules", "x0.3"], b""),
     (["replay"], b'[Game "cargo-express"]\n[Rules "x0.1"]\n[Players "3"]\n'),
     (["replay"], record("1. Lo Dr En | " + "A1A2A3 " * 3000).encode()),
     (["replay"], b'[Game "cargo-express"]\n[Game "cargo-express"]\n'),
@@ -89,6 +90,13 @@ def test_bench_prints_rounds_and_turns_per_second() -> None:
     out = run_cli(["bench", "--seconds", "0.3"])
     body = json.loads(out.stdout)
     assert out.returncode == 0 and body["turns/s"] > 0 and body["rounds/s"] > 0
+    assert body["rules"] == "x0.2"  # the current version unless --rules says another
+
+
+def test_bench_plays_the_rules_version_asked() -> None:
+    """Issue #30: the bench plays either version, and says which."""
+    old = json.loads(run_cli(["bench", "--seconds", "0.2", "--rules", "x0.1"]).stdout)
+    assert old["rules"] == "x0.1" and old["turns/s"] > 0
 
 
 @pytest.mark.parametrize("args", [["--help"], ["-h"], ["start", "--help"], ["start", "-h"],
