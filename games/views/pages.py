@@ -1,8 +1,9 @@
 """A game's own pages: the live game page (drawn by the kind's view, `view_template` and
 `view_module`), its plain-HTTP fallback (turn, resign, abort, claim, events, rematch), the
-replay page and its JSON (built for the asking viewer, games.history.replay_viewer) and the
-record download. The fallback answers the same objects as the WebSocket frames; a refusal
-answers its error frame with the status its code carries."""
+replay page and its JSON (drawn by the kind's replay view, `replay_template` and
+`replay_module`; built for the asking viewer, games.history.replay_viewer; a kind without
+one: a 404 that says so) and the record download. The fallback answers the same objects as
+the WebSocket frames; a refusal answers its error frame with the status its code carries."""
 
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         # A Daily Challenge game has no rematch (games.play.offer_rematch): no button.
         "rematch_url": reverse("games:rematch", kwargs=kw)
         if game.mode != Game.Mode.DAILY else "",
-        "replay_url": reverse("games:replay", kwargs=kw),
+        "replay_url": reverse("games:replay", kwargs=kw) if kind.replay_template else "",
         "review_url": reverse("games:review", kwargs=kw) if game.kind.review_version else "",
         "csrf_token": get_token(request),
     })
@@ -175,13 +176,17 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     reason = hidden(request, game)
     if reason:
         return hidden_page(request, game, reason)
+    kind = game.kind
+    if not kind.replay_template:
+        raise Http404(f"{kind.name} games have no replay page; the record can be downloaded "
+                      "from the game page.")
     data = services.replay_data(game.id, viewer=_replay_viewer(request, game))
     return render(request, "games/replay.html", {
         "game": game,
         "replay_json": json.dumps(data),
         "replay": data,
-        "view_template": game.kind.view_template,
-        "view_module": game.kind.view_module,
+        "replay_template": kind.replay_template,
+        "replay_module": kind.replay_module,
         "record_url": reverse("games:record", kwargs={"game_id": game.id}),
         "game_url": reverse("games:game", kwargs={"game_id": game.id}),
         "review_url": reverse("games:review", kwargs={"game_id": game.id})

@@ -1,12 +1,14 @@
-"""The game review (docs/review.md), for a kind that reviews (`GameKind.review_version`):
-the review page, starting a review, its progress as JSON, and the analysis board."""
+"""The game review (docs/review.md), for a kind that reviews (`GameKind.review_version`;
+another kind's review URLs are a 404 that says so): the review page (drawn by the kind's
+`review_template` and `review_module`), starting a review, its progress as JSON, and the
+analysis board."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -27,6 +29,9 @@ def review(request: HttpRequest, game_id: str) -> HttpResponse:
     """GET: the review page (or a refusal: not finished, the spoiler shield). POST: start
     the review (cached once done), then back to the page."""
     game = game_or_404(game_id)
+    kind = game.kind
+    if not (kind.review_version and kind.review_template):
+        raise Http404(f"{kind.name} games have no review.")
     if request.method == "POST":
         try:
             services.request_review(game.id)
@@ -36,7 +41,9 @@ def review(request: HttpRequest, game_id: str) -> HttpResponse:
     if request.method != "GET":
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
     kw = {"game_id": game.id}
-    context: dict[str, Any] = {"game": game, "game_url": reverse("games:game", kwargs=kw)}
+    context: dict[str, Any] = {"game": game, "game_url": reverse("games:game", kwargs=kw),
+                               "review_template": kind.review_template,
+                               "review_module": kind.review_module}
     try:
         services.check_reviewable(game)
     except GameError as refused:
@@ -45,7 +52,8 @@ def review(request: HttpRequest, game_id: str) -> HttpResponse:
     data = services.review_page_data(game)
     context.update(data)
     context.update({
-        "replay": services.replay_data(game.id),
+        # A finished game: the whole of it (everything, for a kind that hides information).
+        "replay": services.replay_data(game.id, viewer=services.replay_viewer(game, None)),
         "review_url": reverse("games:review", kwargs=kw),
         "status_url": reverse("games:review_json", kwargs=kw),
         "analysis_url": reverse("games:analysis", kwargs=kw),
