@@ -64,3 +64,22 @@ def test_a_kind_without_a_replay_view_says_so(pile_kind, users):  # noqa: F811
     assert response.status_code == 404
     assert "Pile games have no replay page" in response.content.decode()
     assert Client().get(f"/g/{game.id}/replay.json").status_code == 200  # the data still answers
+
+
+def test_the_test_only_views_never_ship(run_python):
+    """The Bid kind's view is found by the test run only: production's settings (a fresh
+    process) find neither its module nor its template, so collectstatic never copies them."""
+    found = run_python(
+        "import django; django.setup()\n"
+        "from django.contrib.staticfiles import finders\n"
+        "from django.template import TemplateDoesNotExist, loader\n"
+        "print(finders.find('js/bid/view.js'), finders.find('js/bid/replay.js'))\n"
+        "try:\n"
+        "    loader.get_template('games/bid/view.html'); print('template found')\n"
+        "except TemplateDoesNotExist:\n"
+        "    print('no template')\n")
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.split("\n")[:2] == ["None None", "no template"]
+    from django.contrib.staticfiles import finders
+
+    assert finders.find("js/bid/view.js")  # while the test run finds it
