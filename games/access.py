@@ -15,7 +15,7 @@ mode (`Game.mode`):
 - `@heading(name, mode=...)`: `describe(game) -> dict | None`, what the game page's header
   says a game of that mode is: `{"title": ..., "facts": [...]}` (the Daily Challenge: its
   date, difficulty, ranked or practice). Without one the games app words it
-  (`games.views.heading_of`).
+  (`games.views.pages.heading_of`).
 This module imports nothing of live play, so apps may register from their
 `AppConfig.ready()`.
 """

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from . import views
+from .views import lobby, pages, review
 
 app_name = "games"
 
@@ -20,29 +20,29 @@ class IdConverter:
 register_converter(IdConverter, "gid")
 
 urlpatterns = [
-    path("play/", views.lobby, name="index"),
-    path("play/seek", views.create_seek, name="create_seek"),
-    path("play/quick", views.quick_play, name="quick_play"),
-    path("play/bot", views.create_bot_game, name="create_bot_game"),
-    path("play/seeks.json", views.seeks_json, name="seeks_json"),
-    path("challenge/<gid:challenge_id>", views.challenge, name="challenge"),
-    path("challenge/<gid:challenge_id>.json", views.challenge_json, name="challenge_json"),
-    path("challenge/<gid:challenge_id>/accept", views.accept, name="accept"),
-    path("challenge/<gid:challenge_id>/cancel", views.cancel, name="cancel"),
-    path("challenge/<gid:challenge_id>/leave", views.leave, name="leave"),
-    path("challenge/<gid:challenge_id>/start", views.start, name="start"),
-    path("g/<gid:game_id>", views.game, name="game"),
-    path("g/<gid:game_id>.ccn", views.record, name="record"),
-    path("g/<gid:game_id>/record.ccn", views.record, name="record_alt"),
-    path("g/<gid:game_id>/turn", views.turn, name="turn"),
-    path("g/<gid:game_id>/resign", views.resign, name="resign"),
-    path("g/<gid:game_id>/abort", views.abort, name="abort"),
-    path("g/<gid:game_id>/claim", views.claim, name="claim"),
-    path("g/<gid:game_id>/events", views.events, name="events"),
-    path("g/<gid:game_id>/rematch", views.rematch, name="rematch"),
-    path("g/<gid:game_id>/replay", views.replay, name="replay"),
-    path("g/<gid:game_id>/replay.json", views.replay_json, name="replay_json"),
-    path("g/<gid:game_id>/review", views.review, name="review"),
-    path("g/<gid:game_id>/review.json", views.review_json, name="review_json"),
-    path("g/<gid:game_id>/analysis.json", views.analysis, name="analysis"),
+    path("play/", lobby.lobby, name="index"),
+    path("play/seek", lobby.create_seek, name="create_seek"),
+    path("play/quick", lobby.quick_play, name="quick_play"),
+    path("play/bot", lobby.create_bot_game, name="create_bot_game"),
+    path("play/seeks.json", lobby.seeks_json, name="seeks_json"),
+    path("challenge/<gid:challenge_id>", lobby.challenge, name="challenge"),
+    path("challenge/<gid:challenge_id>.json", lobby.challenge_json, name="challenge_json"),
+    path("challenge/<gid:challenge_id>/accept", lobby.accept, name="accept"),
+    path("challenge/<gid:challenge_id>/cancel", lobby.cancel, name="cancel"),
+    path("challenge/<gid:challenge_id>/leave", lobby.leave, name="leave"),
+    path("challenge/<gid:challenge_id>/start", lobby.start, name="start"),
+    path("g/<gid:game_id>", pages.game, name="game"),
+    path("g/<gid:game_id>.ccn", pages.record, name="record"),
+    path("g/<gid:game_id>/record.ccn", pages.record, name="record_alt"),
+    path("g/<gid:game_id>/turn", pages.turn, name="turn"),
+    path("g/<gid:game_id>/resign", pages.resign, name="resign"),
+    path("g/<gid:game_id>/abort", pages.abort, name="abort"),
+    path("g/<gid:game_id>/claim", pages.claim, name="claim"),
+    path("g/<gid:game_id>/events", pages.events, name="events"),
+    path("g/<gid:game_id>/rematch", pages.rematch, name="rematch"),
+    path("g/<gid:game_id>/replay", pages.replay, name="replay"),
+    path("g/<gid:game_id>/replay.json", pages.replay_json, name="replay_json"),
+    path("g/<gid:game_id>/review", review.review, name="review"),
+    path("g/<gid:game_id>/review.json", review.review_json, name="review_json"),
+    path("g/<gid:game_id>/analysis.json", review.analysis, name="analysis"),
 ]

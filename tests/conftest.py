@@ -13,6 +13,26 @@ SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG", "DJANGO_SECRET_KEY"
                 "DJANGO_ALLOWED_HOSTS", "EMAIL_HOST", "LIVE_FAST_PATH")
 
 
+TEST_WEB = ROOT / "tests" / "platform" / "web"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def test_only_views():
+    """The test-only kinds' views (tests/platform/web/: the Bid kind's templates and ES
+    modules) are found by the test run alone: its static files and templates are added to
+    the settings' here, for the whole run, and never ship (production's STATICFILES_DIRS
+    and template DIRS name static/ and templates/ only)."""
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    engine = settings.TEMPLATES[0]
+    templates = [{**engine, "DIRS": [*engine["DIRS"], TEST_WEB / "templates"]},
+                 *settings.TEMPLATES[1:]]
+    with override_settings(STATICFILES_DIRS=[*settings.STATICFILES_DIRS, TEST_WEB / "static"],
+                           TEMPLATES=templates):
+        yield
+
+
 @pytest.fixture
 def run_python():
     """Run `python -c code` in a fresh process with the settings module and the given env."""

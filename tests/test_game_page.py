@@ -95,7 +95,10 @@ def test_it_renders_the_replay_page():
     request.user = SimpleNamespace(is_authenticated=False)
     html = render_to_string("games/replay.html", {
         "game": SimpleNamespace(id="k3J9xQ2mVa"), "replay_json": json.dumps(data),
-        "record_url": "/g/k3J9xQ2mVa.ccn"}, request=request)
+        "record_url": "/g/k3J9xQ2mVa.ccn",
+        # the kind's replay view (games/views/pages.py passes Cargo Connect's)
+        "replay_template": "games/cargo-connect/replay.html",
+        "replay_module": "js/cargo-connect/replay.js"}, request=request)
     assert len(json.loads(embedded(html, "replay-data"))["states"]) == 3
     assert "js/cargo-connect/replay.js" in html
 

@@ -183,6 +183,12 @@ class GameKind(ABC):
     quick_bot_level: str = ""  # a level that decides in milliseconds (a task short of time)
     view_template: str  # the game's part of the game page
     view_module: str  # its ES module (a static path), driven by the live-game shell
+    # The replay page's part (templates/games/replay.html includes it in `#replay`) and its
+    # ES module, which exports `mountReplay(root, data)` (static/js/live/replay.js loads it
+    # and hands it the replay built for the viewer). "": the kind has no replay page (a
+    # 404 that says so; `replay.json` and the record still answer).
+    replay_template: str = ""
+    replay_module: str = ""
     # Does a viewer see less than the whole game (hands, secret plans, a deck's order)?
     # Then every frame is built per viewer and sent to that viewer's audience only
     # (games.audiences); a kind that hides nothing sends one frame to the whole game.
@@ -250,6 +256,10 @@ class GameKind(ABC):
     # The game review (docs/review.md): kinds that can review say so with `review_version`
     # (it changes whenever a review of the same game could come out differently).
     review_version: str = ""
+    # The review page's part (templates/games/review.html includes it) and its ES module,
+    # for a kind with `review_version`; another kind's review page is a 404 that says so.
+    review_template: str = ""
+    review_module: str = ""
 
     def review(self, start: str, tokens: list[str],
                progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:

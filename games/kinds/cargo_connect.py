@@ -125,6 +125,8 @@ class CargoConnect(GameKind):
     )
     view_template = "games/cargo-connect/view.html"
     view_module = "js/cargo-connect/view.js"
+    replay_template = "games/cargo-connect/replay.html"
+    replay_module = "js/cargo-connect/replay.js"
 
     def seat_key(self, seat: int) -> str:
         return SIDE_NAMES[seat]
@@ -171,6 +173,8 @@ class CargoConnect(GameKind):
         return choose_turn(game.game.position, level, seed)
 
     review_version = REVIEW_VERSION
+    review_template = "games/cargo-connect/review.html"
+    review_module = "js/cargo-connect/review.js"
 
     def review(self, start: str, tokens: list[str],
                progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:

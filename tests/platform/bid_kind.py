@@ -160,8 +160,12 @@ class Bid(GameKind):
     rules_version = "1"
     bot_levels = ("easy",)
     bot_version = "bid-1"
-    view_template = "games/cargo-connect/view.html"
-    view_module = "js/cargo-connect/view.js"
+    # Its own view, test-only (tests/platform/web/, found by the test run alone:
+    # tests/conftest.py `test_only_views`).
+    view_template = "games/bid/view.html"
+    view_module = "js/bid/view.js"
+    replay_template = "games/bid/replay.html"
+    replay_module = "js/bid/replay.js"
     hidden_information = True
     seat_sequences = True
     leaver_stand_in = "easy"  # a seat whose holder leaves (3-4 seats) is played on by a bot

@@ -1,9 +1,9 @@
 // The replay viewer: step through a finished game's states, animating each turn forward.
 // Reuses the view's board and panels and the live shell's DOM helpers; no socket.
 // `mountReplay(root, data, {onMove})` drives any page with the viewer's hooks (the replay
-// page, #replay, starts itself; the review pages mount it from review-marks.js). `data` is
+// page's #replay, mounted by static/js/live/replay.js as Cargo Connect's `replay_module`;
+// the review pages mount it from review-marks.js). `data` is
 // {states, turns, startText?}; the page may leave out [data-players] and [data-audit].
-import { readJson } from "../live/dom.js";
 import { Bay, touchedBy } from "./board.js";
 import { describeTurn, renderAudit, renderPlayers, renderTurnList } from "./panels.js";
 
@@ -70,6 +70,3 @@ export function mountReplay(root, data, { onMove } = {}) {
   window.cargoReplay = handle;
   return handle;
 }
-
-const page = document.getElementById("replay");
-if (page) mountReplay(page, readJson("replay-data"));

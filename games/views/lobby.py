@@ -1,18 +1,15 @@
-"""Thin views: parse, call a service, render or answer JSON. The page's plain-HTTP fallback
-(turn, resign, events, rematch) answers the same objects as the WebSocket frames; a refusal
-answers its error frame with the status its code carries."""
+"""The lobby and tables (docs/tables.md): the lobby page with each kind's seek form, seeks
+and quick play, games against CargoBot, and a table's page (a challenge by link): join,
+leave, start, cancel, and its JSON the page watches."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -21,9 +18,9 @@ from django.views.decorators.http import require_GET, require_POST
 from cargosite.errors import styled_404
 from rankings.elo import BOT_RATINGS
 
-from . import access, clocks, metrics, presence, services
-from .actors import Actor, actor_of, ensure_session
-from .forms import (
+from .. import services
+from ..actors import Actor, actor_of, ensure_session
+from ..forms import (
     BOT_CHOICES,
     DEFAULT_SEEK,
     SEEK_CHOICES,
@@ -32,252 +29,13 @@ from .forms import (
     SeekForm,
     first_error,
 )
-from .kinds import GameKind, Viewer, all_kinds, get_kind, longest_token
-from .lobby import MIN_PEOPLE, join_table, my_challenges, quick_pair, seek_info
-from .models import Challenge, Game, TableSeat
-from .protocol import (
-    LOBBY_SOCKET_PATH,
-    Code,
-    GameError,
-    NotFound,
-    game_socket_path,
-)
+from ..kinds import GameKind, all_kinds, get_kind
+from ..lobby import MIN_PEOPLE, join_table, my_challenges, quick_pair, seek_info
+from ..models import Challenge, TableSeat
+from ..protocol import LOBBY_SOCKET_PATH, GameError, NotFound
+from .shared import int_param
 
 CARGO_CONNECT = "cargo-connect"
-
-
-def _game_or_404(game_id: str) -> Game:
-    try:
-        return services.get_game(game_id)
-    except NotFound:
-        raise Http404("no such game") from None
-
-
-def _refused(refused: GameError) -> JsonResponse:
-    metrics.refused(refused.code)
-    return JsonResponse(refused.body(), status=refused.status)
-
-
-def _hidden(request: HttpRequest, game: Game) -> str | None:
-    """Why this viewer may not see the game now (`games.access`), or None."""
-    return access.hidden_reason(game, actor_of(request))
-
-
-def _hidden_page(request: HttpRequest, game: Game, reason: str) -> HttpResponse:
-    return render(request, "games/hidden.html", {"game": game, "reason": reason}, status=403)
-
-
-def _hidden_json(reason: str) -> JsonResponse:
-    return _refused(GameError(Code.HIDDEN, reason))
-
-
-def players_title(state: dict[str, Any]) -> str:
-    """The page title's words for a game: its seats' holders, "marta vs kofi"."""
-    return " vs ".join(seat.get("name") or seat.get("label") or "?"
-                       for seat in state.get("seats", []))
-
-
-def spectator_count(game_id: str) -> int:
-    try:
-        return presence.spectators(game_id)
-    except Exception:  # the presence store is down: say none rather than fail the page
-        return 0
-
-
-def _int_param(value: Any, default: int | None = None) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
-# --- the game page and its HTTP fallback -----------------------------------------------------
-
-
-@never_cache
-@styled_404
-def game(request: HttpRequest, game_id: str) -> HttpResponse:
-    game = _game_or_404(game_id)
-    if access.run_open_checks(game) or services.flag_if_due(game):  # it ended on opening
-        game = _game_or_404(game_id)
-    reason = _hidden(request, game)
-    if reason:
-        return _hidden_page(request, game, reason)
-    if services.nudge_bot(game):  # a bot's turn that was lost is sent again
-        game = _game_or_404(game_id)
-    kind = game.kind
-    state = services.state_of(game, viewer=services.seat_of(game, actor_of(request)))
-    kw = {"game_id": game.id}
-    return render(request, "games/game.html", {
-        "game": game,
-        "heading": heading_of(game),
-        "state": state,
-        "state_json": json.dumps(state),
-        "players_title": players_title(state),
-        "spectators": spectator_count(game.id),
-        "view_template": kind.view_template,
-        "view_module": kind.view_module,
-        "ws_path": game_socket_path(game.id),
-        "turn_url": reverse("games:turn", kwargs=kw),
-        "resign_url": reverse("games:resign", kwargs=kw),
-        "abort_url": reverse("games:abort", kwargs=kw),
-        "claim_url": reverse("games:claim", kwargs=kw),
-        "events_url": reverse("games:events", kwargs=kw),
-        "record_url": reverse("games:record", kwargs=kw),
-        # A Daily Challenge game has no rematch (games.play.offer_rematch): no button.
-        "rematch_url": reverse("games:rematch", kwargs=kw)
-        if game.mode != Game.Mode.DAILY else "",
-        "replay_url": reverse("games:replay", kwargs=kw),
-        "review_url": reverse("games:review", kwargs=kw) if game.kind.review_version else "",
-        "csrf_token": get_token(request),
-    })
-
-
-def heading_of(game: Game) -> dict[str, Any]:
-    """What the game page's header says the game is (issue #27: it said only "Shift <id>"):
-    a mode's registered heading (the Daily Challenge's: date, difficulty, ranked or
-    practice), else the game's name and facts: rated or casual, against which CargoBot, the
-    time control, the bay's size."""
-    said = access.heading_for(game)
-    if said:
-        return said
-    facts = []
-    if game.mode == Game.Mode.BOT:
-        level = game.bot_level
-        facts.append(f"Casual, against {game.kind.bot_name(level)}" if level else "Casual")
-    else:
-        facts.append("Rated" if game.rated else "Casual")
-    control = clocks.control_of(game)
-    facts.append(control.label if control is not None else "Untimed")
-    if game.size:
-        facts.append(f"{game.size}×{game.size}")
-    return {"title": game.kind.name, "facts": facts}
-
-
-def _as_player(request: HttpRequest, call: Callable[[Actor], dict[str, Any]]) -> JsonResponse:
-    """The HTTP fallback's writes: `call(actor)` for a member or a guest with a session,
-    its frame as JSON, or the refusal."""
-    actor = actor_of(request)
-    if actor is None:
-        return _refused(GameError(Code.NOT_A_PLAYER, "sign in to play"))
-    try:
-        return JsonResponse(call(actor))
-    except GameError as refused:
-        return _refused(refused)
-
-
-@require_POST
-def turn(request: HttpRequest, game_id: str) -> JsonResponse:
-    ply = _int_param(request.POST.get("ply"))
-    token = request.POST.get("token", "")
-    if ply is None or ply < 0 or not token or len(token) > longest_token():
-        return _refused(GameError(Code.BAD_FRAME, "a turn needs ply (an integer) and token"))
-    access.run_open_checks_for(game_id)
-    return _as_player(request, lambda actor: services.apply_turn(
-        game_id, actor=actor, ply=ply, token=token).frame)
-
-
-@require_POST
-def resign(request: HttpRequest, game_id: str) -> JsonResponse:
-    ply = _int_param(request.POST.get("ply"))
-    access.run_open_checks_for(game_id)
-    return _as_player(request, lambda actor: services.resign(game_id, actor=actor, ply=ply))
-
-
-@require_POST
-def abort(request: HttpRequest, game_id: str) -> JsonResponse:
-    return _as_player(request, lambda actor: services.abort_game(game_id, actor=actor))
-
-
-@require_POST
-def claim(request: HttpRequest, game_id: str) -> JsonResponse:
-    result = request.POST.get("result", "")
-    if result not in ("win", "draw"):
-        return _refused(GameError(Code.BAD_FRAME, "a claim needs result: win or draw"))
-    return _as_player(request, lambda actor: services.claim_game(game_id, actor=actor,
-                                                                 result=result))
-
-
-@never_cache
-@require_GET
-def events(request: HttpRequest, game_id: str) -> JsonResponse:
-    after = _int_param(request.GET.get("after"), 0) or 0
-    game = _game_or_404(game_id)
-    reason = _hidden(request, game)
-    if reason:
-        return _hidden_json(reason)
-    try:
-        data = services.catch_up(game.id, after=after,
-                                 viewer=services.seat_of(game, actor_of(request)))
-    except GameError as refused:
-        return _refused(refused)
-    return JsonResponse(data)
-
-
-@require_POST
-def rematch(request: HttpRequest, game_id: str) -> JsonResponse:
-    return _as_player(request, lambda actor: services.offer_rematch(game_id, actor=actor))
-
-
-@require_GET
-@styled_404
-def replay(request: HttpRequest, game_id: str) -> HttpResponse:
-    game = _game_or_404(game_id)
-    reason = _hidden(request, game)
-    if reason:
-        return _hidden_page(request, game, reason)
-    data = services.replay_data(game.id, viewer=_replay_viewer(request, game))
-    return render(request, "games/replay.html", {
-        "game": game,
-        "replay_json": json.dumps(data),
-        "replay": data,
-        "view_template": game.kind.view_template,
-        "view_module": game.kind.view_module,
-        "record_url": reverse("games:record", kwargs={"game_id": game.id}),
-        "game_url": reverse("games:game", kwargs={"game_id": game.id}),
-        "review_url": reverse("games:review", kwargs={"game_id": game.id})
-        if game.is_over and game.kind.review_version else "",
-    })
-
-
-def _replay_viewer(request: HttpRequest, game: Game) -> Viewer:
-    """The replay's viewer: the asker's seat, or once the game is over `?as=K` (a seat's
-    view) or everything (games.history.replay_viewer)."""
-    return services.replay_viewer(game, services.seat_of(game, actor_of(request)),
-                                  request.GET.get("as"))
-
-
-@require_GET
-def replay_json(request: HttpRequest, game_id: str) -> JsonResponse:
-    game = _game_or_404(game_id)
-    reason = _hidden(request, game)
-    if reason:
-        return _hidden_json(reason)
-    try:
-        return JsonResponse(services.replay_data(game_id,
-                                                 viewer=_replay_viewer(request, game)))
-    except NotFound:
-        raise Http404("no such game") from None
-
-
-@require_GET
-@styled_404
-def record(request: HttpRequest, game_id: str) -> HttpResponse:
-    site = request.build_absolute_uri("/").rstrip("/")
-    shown = _game_or_404(game_id)
-    reason = _hidden(request, shown)
-    if reason:
-        return _hidden_page(request, shown, reason)
-    try:
-        game, text = services.record_text(game_id, site=site)
-    except NotFound:
-        raise Http404("no such game") from None
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="cargo-{game.id}.ccn"'
-    return response
-
-
-# --- lobby and tables (docs/tables.md) -------------------------------------------------------
 
 
 def _lobby_kinds() -> list[GameKind]:
@@ -402,7 +160,7 @@ def create_seek(request: HttpRequest) -> HttpResponse:
             request.user, options=kind.options_from(request.POST), game_type=kind.key,
             color=request.POST.get("color", "random"), public=public,
             time_control=form.cleaned_data["time_control"],
-            seats=_int_param(request.POST.get("seats")),
+            seats=int_param(request.POST.get("seats")),
             rated=request.POST.get("rated", "rated") != "casual",
             bots=_bots_posted(request, kind),
         )
@@ -539,7 +297,7 @@ def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
     else:
         actor = Actor.member(request.user)
     try:
-        game = join_table(actor, challenge_id, seat=_int_param(request.POST.get("seat")))
+        game = join_table(actor, challenge_id, seat=int_param(request.POST.get("seat")))
     except NotFound:
         raise Http404("no such challenge") from None
     except GameError as refused:
@@ -554,7 +312,7 @@ def accept(request: HttpRequest, challenge_id: str) -> HttpResponse:
 def leave(request: HttpRequest, challenge_id: str) -> HttpResponse:
     """Leave a table before it starts (the host leaving cancels it); with `seat`, the host
     removes whoever sits there."""
-    seat = _int_param(request.POST.get("seat"))
+    seat = int_param(request.POST.get("seat"))
     try:
         services.leave_table(actor_of(request), challenge_id, seat=seat)
     except NotFound:
@@ -591,70 +349,3 @@ def cancel(request: HttpRequest, challenge_id: str) -> HttpResponse:
         messages.error(request, refused.message)
     return redirect("games:index")
 
-
-# --- the game review and the analysis board (docs/review.md) ---------------------------------
-
-
-MAX_LINE_TEXT = 2000  # the analysis board's trial turns, as text
-
-
-@never_cache
-@styled_404
-def review(request: HttpRequest, game_id: str) -> HttpResponse:
-    """GET: the review page (or a refusal: not finished, the spoiler shield). POST: start
-    the review (cached once done), then back to the page."""
-    game = _game_or_404(game_id)
-    if request.method == "POST":
-        try:
-            services.request_review(game.id)
-        except GameError as refused:
-            messages.error(request, refused.message)
-        return redirect("games:review", game_id=game.id)
-    if request.method != "GET":
-        return HttpResponse(status=405, headers={"Allow": "GET, POST"})
-    kw = {"game_id": game.id}
-    context: dict[str, Any] = {"game": game, "game_url": reverse("games:game", kwargs=kw)}
-    try:
-        services.check_reviewable(game)
-    except GameError as refused:
-        context["refused"] = refused.message
-        return render(request, "games/review.html", context, status=refused.status)
-    data = services.review_page_data(game)
-    context.update(data)
-    context.update({
-        "replay": services.replay_data(game.id),
-        "review_url": reverse("games:review", kwargs=kw),
-        "status_url": reverse("games:review_json", kwargs=kw),
-        "analysis_url": reverse("games:analysis", kwargs=kw),
-        "record_url": reverse("games:record", kwargs=kw),
-        "running": data["status"]["status"] in ("queued", "running"),
-    })
-    return render(request, "games/review.html", context)
-
-
-@never_cache
-@require_GET
-def review_json(request: HttpRequest, game_id: str) -> JsonResponse:
-    game = _game_or_404(game_id)
-    try:
-        services.check_reviewable(game)
-    except GameError as refused:
-        return _refused(refused)
-    return JsonResponse(services.review_status(game))
-
-
-@never_cache
-@require_GET
-def analysis(request: HttpRequest, game_id: str) -> JsonResponse:
-    """The analysis board: `?ply=K&line=t1 t2 ...` (trial turns after the game's first K
-    turns); checked by the engine, nothing stored."""
-    ply = _int_param(request.GET.get("ply"))
-    text = request.GET.get("line", "")
-    if ply is None or len(text) > MAX_LINE_TEXT:
-        return _refused(GameError(Code.BAD_REQUEST, "the analysis board needs ply (an integer) "
-                                  "and a line of trial turns separated by spaces"))
-    game = _game_or_404(game_id)
-    try:
-        return JsonResponse(services.analyse(game.id, ply=ply, line=text.split()))
-    except GameError as refused:
-        return _refused(refused)
