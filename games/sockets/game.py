@@ -199,10 +199,15 @@ class GameConsumer(FrameConsumer):
         elif kind == "abort":
             await self.call(self.abort)
         elif kind == "claim":
-            result = content.get("result")
+            result, seat = content.get("result"), ply_of(content.get("seat"))
+            if "seat" in content and seat is not None and "result" not in content:
+                await self.call(self.claim_seat, seat)  # more than two seats
+                return
             if result not in ("win", "draw"):
                 await self.send_error(Code.BAD_FRAME,
-                                      'a claim is {"type": "claim", "result": "win" | "draw"}')
+                                      'a claim is {"type": "claim", "result": "win" | "draw"}'
+                                      ' or, with more than two seats, {"type": "claim", '
+                                      '"seat": int}')
                 return
             await self.call(self.claim, result)
         elif kind == "sync":
@@ -269,6 +274,12 @@ class GameConsumer(FrameConsumer):
         await self.check_player("claim the game")
         await self.answer(db(services.claim_game)(self.game_id, actor=self.actor,
                                                   result=result))
+
+    async def claim_seat(self, seat: int) -> None:
+        """More than two seats: hand `seat`, whose player left, to its stand-in."""
+        await self.check_player("claim a seat")
+        await self.answer(service(services.claim_seat)(self.game_id, actor=self.actor,
+                                                       seat=seat))
 
     async def answer(self, call: Awaitable[dict[str, Any]]) -> None:
         """A service call whose frame the group gets: sent here too if a broadcast failed
