@@ -237,7 +237,8 @@ HEALTHZ_TIMEOUT_SECONDS = envint("HEALTHZ_TIMEOUT_SECONDS", 3)
 # /metrics (games/metrics.py): off unless asked for; with a token, only for a bearer of it.
 METRICS_ENABLED = envbool("METRICS_ENABLED", False)
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
-# Live play: threads per process for WebSocket service calls on PostgreSQL (games/consumers.py).
+# Live play: threads per process for WebSocket service calls on PostgreSQL
+# (games/sockets/runtime.py).
 LIVE_DB_THREADS = envint("LIVE_DB_THREADS", 4)
 # Connections per process's event loop for the common turn's write, made without leaving the
 # loop (games/fast/loopdb.py); 0 sends every turn to the threads. A finer switch under

@@ -14,7 +14,7 @@ is Django's plain 500.
 WebSockets: the handshake reads the session and the user from the database
 (cargosite/socket_session.py) before a consumer runs, so `SocketDatabaseGuard` closes a socket that
 meets a database that does not answer there with 1013 (try again later) and one log line;
-the consumers do the same for their own calls (games/consumers.py).
+the consumers do the same for their own calls (games/sockets/runtime.py).
 """
 
 from __future__ import annotations

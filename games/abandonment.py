@@ -1,5 +1,6 @@
 """Abandonment: aborting a game before every seat has moved, and claiming a live game whose
-opponent has left (docs/clocks.md).
+opponent has left, or, with more than two seats, the seat of a player who left
+(docs/clocks.md).
 
 - **Abort.** In an online game or a game against CargoBot (not the Daily Challenge), until
   every seat has made its first decision, any player may abort: the game ends with no
@@ -9,10 +10,15 @@ opponent has left (docs/clocks.md).
   on the game are counted on their seat (`Seat.sockets`); when the last one closes the seat
   is away from then (`Seat.left_at`). Never connecting counts as away since the start. The
   players hear each change as a `presence` frame.
-- **Claim.** Once every seat has moved, a player whose every opponent has been away
-  (socket closed, no turn) for `CLAIM_AFTER` may claim the win (the kind resigns the
-  absent seats) or call it a draw; termination `abandoned`, a decided result like any other
-  (ratings count it).
+- **Claim.** Once every seat has moved, in a two-seat game, a player whose opponent has
+  been away (socket closed, no turn) for `CLAIM_AFTER` may claim the win (the kind resigns
+  the absent seat) or call it a draw; termination `abandoned`, a decided result like any
+  other (ratings count it).
+- **Claim a seat** (more than two seats, as Board Game Arena does): a present player may
+  hand a seat whose player has been away for `CLAIM_AFTER` to its stand-in, the kind's
+  `leaver_stand_in` (a bot plays it on, or it goes dormant), as `games.play.leave` does for
+  a seat out on time; the others play on. Should the kind then say the game is over (a
+  dormant seat leaving one player in), it ends as `abandoned`, claimed by that player.
 
 Each request first makes a due flag fall (`games.timeouts`): the clock comes first.
 """
@@ -37,6 +43,7 @@ from .store import live, lock_game
 
 CLAIM_AFTER = dt.timedelta(seconds=60)
 WIN, DRAW = "win", "draw"
+BOT, DORMANT = "bot", "dormant"  # what a seat claimed in a game of more than two becomes
 ABORTABLE_MODES = (Game.Mode.ONLINE, Game.Mode.BOT)
 
 
@@ -94,8 +101,8 @@ def _send_presence(game_id: str) -> None:
 def _away_ms(seat: Seat, at: dt.datetime, start: dt.datetime) -> int | None:
     """How long a seat's player has been away, in ms (None: here, or a bot). A player
     who never opened the game has been away since it started."""
-    if seat.bot_level or seat.sockets:
-        return None
+    if seat.bot_level or seat.sockets or seat.resigned or seat.stand_in:
+        return None  # here, a bot, or out of the game (resigned, or a bot plays it on)
     return max(0, int((at - (seat.left_at or start)).total_seconds() * 1000))
 
 
@@ -109,7 +116,7 @@ def _presence(game: Game) -> list[Seat]:
     processes change the rows without telling this one. One small query, only for live
     online games (`tracks_presence`)."""
     return list(Seat.objects.filter(game_id=game.id).order_by("index")
-                .only("index", "bot_level", "sockets", "left_at"))
+                .only("index", "bot_level", "sockets", "left_at", "resigned", "stand_in"))
 
 
 def started(game: Game, lg: LiveGame) -> bool:
@@ -126,8 +133,10 @@ def state(game: Game, lg: LiveGame, at: dt.datetime, final: bool = True
           ) -> dict[str, Any] | None:
     """The state's `abandon` part while the game runs, if it has something to say: may
     it be aborted, how long each seat has been away (live games, current state only), and
-    after how long a claim is allowed. (An earlier ply's state, `final` False, says only
-    whether it could be aborted then, so a turn's frame is the same when rebuilt.)"""
+    after how long a claim is allowed; with more than two seats, `hand_over`: what a
+    claimed seat becomes (`"bot"` or `"dormant"`). (An earlier ply's state, `final` False,
+    says only whether it could be aborted then, so a turn's frame is the same when
+    rebuilt.)"""
     over = game.is_over if final else lg.over
     if over or game.mode not in ABORTABLE_MODES:
         return None
@@ -136,12 +145,19 @@ def state(game: Game, lg: LiveGame, at: dt.datetime, final: bool = True
         else lg.ply < len(game.seat_list)
     if not abortable and not tracked:
         return None
-    return {
+    part: dict[str, Any] = {
         "abortable": abortable,
         "away": [_away_ms(s, at, game.created_at) for s in _presence(game)]
         if tracked else None,
         "claim_after_ms": int(CLAIM_AFTER.total_seconds() * 1000) if tracked else None,
     }
+    if len(game.seat_list) > 2:  # two seats: win or draw, as before (no field)
+        part["hand_over"] = _hand_over(game)
+    return part
+
+
+def _hand_over(game: Game) -> str:
+    return BOT if game.kind.leaver_stand_in else DORMANT
 
 
 # --- abort and claim ----------------------------------------------------------------------------
@@ -187,6 +203,39 @@ def abort(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
         return _ended_frame(game, lg, seat, [])
 
 
+def _refuse_unless_away(game: Game, other: Seat, at: dt.datetime, seat: int, who: str
+                        ) -> None:
+    """Refuse (with `seat`'s state) unless `other`'s player has been away for
+    `CLAIM_AFTER`: socket closed and no turn since (`who` names them in the message)."""
+    away = _away_ms(other, at, game.created_at)
+    if not _human(game, other.index) or away is None:
+        raise GameError(Code.BAD_REQUEST, f"{who} is still here", game.ply,
+                        _now(game, seat))
+    last_turn = game.turns.filter(seat=other.index).order_by("-ply") \
+        .values_list("created_at", flat=True).first()
+    if last_turn is not None:  # a turn over HTTP, without a socket, is presence too
+        away = min(away, int((at - last_turn).total_seconds() * 1000))
+    if away < CLAIM_AFTER.total_seconds() * 1000:
+        wait = int(CLAIM_AFTER.total_seconds() - away // 1000)
+        raise GameError(Code.BAD_REQUEST, f"{who} left less than "
+                        f"{int(CLAIM_AFTER.total_seconds())} s ago: wait {wait} s "
+                        "more", game.ply, _now(game, seat))
+
+
+def _claimable(game: Game, seat: int) -> LiveGame:
+    """The checks every claim shares, in the transaction that locked `game`: a live online
+    game in which every seat has moved; the kind's game."""
+    timeouts.refuse_if_fallen(game)
+    if not tracks_presence(game):
+        raise GameError(Code.BAD_REQUEST, "only a live online game can be claimed when "
+                        "the opponent leaves", game.ply)
+    lg = live(game)
+    if not started(game, lg):
+        raise GameError(Code.BAD_REQUEST, "nobody can claim before every player has "
+                        "moved: abort the game instead", game.ply)
+    return lg
+
+
 @timeouts.flag_when_fallen
 def claim(game_id: str, *, actor: Actor | None, result: str) -> dict[str, Any]:
     """A player whose every opponent has been away for `CLAIM_AFTER` in a live game claims
@@ -196,30 +245,16 @@ def claim(game_id: str, *, actor: Actor | None, result: str) -> dict[str, Any]:
     with transaction.atomic():
         game = lock_game(game_id)
         seat = _player_seat(game, actor, "claim the game")
-        timeouts.refuse_if_fallen(game)
-        if not tracks_presence(game):
-            raise GameError(Code.BAD_REQUEST, "only a live online game can be claimed when "
-                            "the opponent leaves", game.ply)
-        lg = live(game)
-        if not started(game, lg):
-            raise GameError(Code.BAD_REQUEST, "nobody can claim before every player has "
-                            "moved: abort the game instead", game.ply)
+        lg = _claimable(game, seat)
+        if len(game.seat_list) > 2:
+            raise GameError(Code.BAD_REQUEST, "with more than two seats, nobody claims the "
+                            "game: hand the seat of a player who left to "
+                            + ("a bot" if game.kind.leaver_stand_in else "the others")
+                            + ' ({"type": "claim", "seat": K})', game.ply)
         at = timezone.now()
         others = [s for s in game.seat_list if s.index != seat and not s.resigned]
         for other in others:
-            away = _away_ms(other, at, game.created_at)
-            if not _human(game, other.index) or away is None:
-                raise GameError(Code.BAD_REQUEST, "your opponent is still here", game.ply,
-                                _now(game, seat))
-            last_turn = game.turns.filter(seat=other.index).order_by("-ply") \
-                .values_list("created_at", flat=True).first()
-            if last_turn is not None:  # a turn over HTTP, without a socket, is presence too
-                away = min(away, int((at - last_turn).total_seconds() * 1000))
-            if away < CLAIM_AFTER.total_seconds() * 1000:
-                wait = int(CLAIM_AFTER.total_seconds() - away // 1000)
-                raise GameError(Code.BAD_REQUEST, f"your opponent left less than "
-                                f"{int(CLAIM_AFTER.total_seconds())} s ago: wait {wait} s "
-                                "more", game.ply, _now(game, seat))
+            _refuse_unless_away(game, other, at, seat, "your opponent")
         events: list[Any] = []
         game.ended_by = seat
         fields = ["ended_by"]
@@ -234,3 +269,30 @@ def claim(game_id: str, *, actor: Actor | None, result: str) -> dict[str, Any]:
             draw = Result(scores=lg.standing() or (), places=(1,) * seats)
             finish.finish(game, lg, Game.Termination.ABANDONED, fields, result=draw)
         return _ended_frame(game, lg, seat, events)
+
+
+@timeouts.flag_when_fallen
+def claim_seat(game_id: str, *, actor: Actor | None, seat: int) -> dict[str, Any]:
+    """In a live game of more than two seats, a present player hands `seat`, whose player
+    has been away for `CLAIM_AFTER`, to its stand-in (a bot or dormant, as the kind says:
+    `games.play.leave`); the game goes on for the others. The frame is the claimant's."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        mine = _player_seat(game, actor, "claim a seat")
+        if len(game.seat_list) <= 2:
+            raise GameError(Code.BAD_REQUEST, "with two seats, claim the win or call it a "
+                            'draw ({"type": "claim", "result": "win" | "draw"})', game.ply)
+        if not 0 <= seat < len(game.seat_list):
+            raise GameError(Code.BAD_REQUEST, f"no seat {seat} in this game", game.ply)
+        if seat == mine:
+            raise GameError(Code.BAD_REQUEST, "you cannot claim your own seat (resign "
+                            "instead)", game.ply)
+        _claimable(game, mine)
+        other = game.seat_list[seat]
+        name = game.kind.seat_label(seat)
+        if other.resigned or other.stand_in or other.bot_level:
+            raise GameError(Code.BAD_REQUEST, f"{name} is no longer played by a person",
+                            game.ply, _now(game, mine))
+        _refuse_unless_away(game, other, timezone.now(), mine, name)
+        game.ended_by = mine  # saved only if the game ends here: the claimant ended it
+        return play.leave(game, seat, Game.Termination.ABANDONED, answer=mine)

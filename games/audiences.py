@@ -7,7 +7,7 @@ has one audience per seat (`game.<id>.seat.<k>`) and one for everyone without a 
 (`game.<id>.watch`). Each of its frames is built once per audience, by a function of the
 viewer, from the kind's view and events for that viewer (events carry their audience:
 `LiveGame.events_for`), and sent to that audience's group only. A socket joins the one
-group of its viewer (games.consumers), catch-up and the HTTP fallback build their frames
+group of its viewer (games.sockets.game), catch-up and the HTTP fallback build their frames
 for the asking viewer (games.history): no code path builds one frame and filters it for
 several viewers, so a seat's secret cannot reach another connection by a missed filter.
 
@@ -16,7 +16,7 @@ row's revision once the change that made it was written (turn, resign, end, rema
 beside the frame's text. A socket keeps the highest revision it has passed to its client,
 and on a `ping` (or when the layer answers again) a row further on than that makes it catch
 its client up: the turns it lacks and the state, which says any resignation, ending,
-rematch or void (games.consumers). A turn frame also carries its ply, which the client uses
+rematch or void (games.sockets.game). A turn frame also carries its ply, which the client uses
 to see a gap itself.
 """
 

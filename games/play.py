@@ -217,21 +217,25 @@ def resign_seat(game_id: str, seat: int, termination: str = Termination.RESIGNED
         return _resign(game, seat, termination)
 
 
-def leave(game: Game, seat: int, termination: str) -> dict[str, Any]:
+def leave(game: Game, seat: int, termination: str, *, answer: int | None = None
+          ) -> dict[str, Any]:
     """In a transaction that locked `game`: the site puts `seat` out (its clock timed out
-    twice in a row or ran out, games.timeouts), as if it resigned: a bot plays the seat on
-    or it goes dormant, as the kind says, or with two seats the game ends."""
-    return _resign(game, seat, termination)
+    twice in a row or ran out, games.timeouts; a present player claimed it,
+    games.abandonment), as if it resigned: a bot plays the seat on or it goes dormant, as
+    the kind says, or with two seats the game ends. The frame returned is built for seat
+    `answer` (default: `seat`)."""
+    return _resign(game, seat, termination, answer)
 
 
-def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
+def _resign(game: Game, seat: int, termination: str, answer: int | None = None
+            ) -> dict[str, Any]:
     if game.is_over:
         raise GameError(Code.GAME_OVER, "the game is over", game.ply)
     lg = live(game)
     level = game.kind.leaver_stand_in
     row = game.seat_list[seat]
     if level and len(game.seat_list) > 2 and not row.playing_level and not row.resigned:
-        return _hand_to_bot(game, lg, seat, level)
+        return _hand_to_bot(game, lg, seat, level, answer)
     try:
         events = lg.resign(seat)
     except KindError as e:
@@ -248,10 +252,11 @@ def _resign(game: Game, seat: int, termination: str) -> dict[str, Any]:
         "type": "resigned", "ply": game.ply, "seat": seat, "side": game.kind.seat_key(seat),
         "events": lg.events_for(events, viewer), "state": frame_state(game, lg, viewer)})
     bots.send_task_on_commit(game)
-    return sent.frame(seat)
+    return sent.frame(seat if answer is None else answer)
 
 
-def _hand_to_bot(game: Game, lg: LiveGame, seat: int, level: str) -> dict[str, Any]:
+def _hand_to_bot(game: Game, lg: LiveGame, seat: int, level: str, answer: int | None
+                 ) -> dict[str, Any]:
     """A holder leaves a game of more than two seats whose kind hands the seat to a bot:
     the bot plays the seat on from now (its decisions as any bot's, games.bots), the
     holder no longer acts for it and takes last place when the game ends
@@ -266,7 +271,7 @@ def _hand_to_bot(game: Game, lg: LiveGame, seat: int, level: str) -> dict[str, A
         "type": "resigned", "ply": game.ply, "seat": seat, "side": game.kind.seat_key(seat),
         "events": events, "state": frame_state(game, lg, viewer)})
     bots.send_task_on_commit(game)
-    return sent.frame(seat)
+    return sent.frame(seat if answer is None else answer)
 
 
 def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:

@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from . import consumers, urls  # noqa: F401  (urls registers the gid converter)
+from . import urls  # noqa: F401  (urls registers the gid converter)
+from .sockets.game import GameConsumer
+from .sockets.lobby import LobbyConsumer
 
 websocket_urlpatterns = [
-    path("ws/game/<gid:game_id>/", consumers.GameConsumer.as_asgi()),
-    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/game/<gid:game_id>/", GameConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]
-

@@ -18,6 +18,7 @@ Each lives in the module that owns its concern:
 from .abandonment import abort as abort_game
 from .abandonment import arrived as player_arrived
 from .abandonment import claim as claim_game
+from .abandonment import claim_seat
 from .abandonment import went_away as player_went_away
 from .actors import Actor, seat_of
 from .bot_games import active_bot_games, create_bot_game, play_bot_turn
@@ -83,6 +84,7 @@ __all__ = [
     "catch_up",
     "check_reviewable",
     "claim_game",
+    "claim_seat",
     "current_ply",
     "current_revision",
     "create_bot_game",

@@ -3,7 +3,7 @@ signs out every other session) and deactivation.
 
 Receivers of Django's signals send `session.check` to the member's `sockets.<id>` group
 (games/broadcast.py); each of their sockets then reads its session afresh and closes if it
-no longer holds (games/consumers.py). A sign-out names the session that ended, so its
+no longer holds (games/sockets/runtime.py). A sign-out names the session that ended, so its
 sockets close at once. The check is not the only guard: every turn and resign checks the
 session too, so a socket the message missed (Redis down) still cannot act.
 """

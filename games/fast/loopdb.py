@@ -1,7 +1,7 @@
 """PostgreSQL from the event loop: a few asynchronous connections per loop, for the one
 statement a live turn writes (games.fast.turns.apply_turn_on_loop).
 
-A socket's service calls run on worker threads (games/consumers.py `db`), and under load
+A socket's service calls run on worker threads (games/sockets/runtime.py `db`), and under load
 the hop to a thread and back, with the GIL passed between the loop and the threads, cost
 more CPU than the turn's own work (docs/live-play.md). The common turn needs one statement
 and nothing of Django's ORM, so it is sent from the loop on a psycopg `AsyncConnection`.

@@ -4,7 +4,7 @@ and `on_pool` (a service call on a live-db thread).
 Fast path (docs/fast-path.md, "games/fast/runtime.py"): replaces
 - Channels' `AsyncConsumer.dispatch`, which awaits `aclose_old_connections()` before every
   message (a hop to Channels' one sync thread, "three per turn"): every database call here
-  runs through `games.consumers.db`, which looks after its own connections;
+  runs through `games.sockets.runtime.db`, which looks after its own connections;
 - Channels' `AsyncConsumer.__call__`'s `channels.utils.await_many_dispatch`, which makes a
   new task and an `asyncio.wait` at every message: here one task per source (the client,
   the channel layer) for the socket's life, one lock so messages are handled one at a time;
@@ -85,7 +85,7 @@ class FastDispatch(AsyncJsonWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its `aclose_old_connections()` before every message
         (a hop to the one sync thread, per frame and per group message): every database
-        call here runs through `games.consumers.db`, which looks after the connections of
+        call here runs through `games.sockets.runtime.db`, which looks after the connections of
         its threads. With the fast path off, Channels' own."""
         if not enabled():
             await super().dispatch(message)

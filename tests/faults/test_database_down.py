@@ -88,7 +88,7 @@ async def test_a_socket_gets_unavailable_then_a_close_to_come_back_later(
         assert (frame["type"], frame["code"]) == ("error", "unavailable")
         closed = await alice.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 1013}
-    lines = [r for r in caplog.records if r.name == "games.consumers"]
+    lines = [r for r in caplog.records if r.name == "games.sockets.runtime"]
     assert len(lines) == 1 and not lines[0].exc_info and "1013" in lines[0].getMessage()
 
 

@@ -7,8 +7,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
 
-from games import consumers
 from games.models import Turn
+from games.sockets import runtime
 from tests.games.support import scripted_tokens
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -37,8 +37,8 @@ async def test_signing_out_closes_the_sockets_of_that_session(game, connect, ses
     response = await database_sync_to_async(
         lambda: client_of(session_cookie, "alice").post("/accounts/logout/"))()
     assert response.status_code == 302
-    assert await closed_with(alice) == consumers.CLOSE_SIGNED_OUT
-    assert await closed_with(lobby) == consumers.CLOSE_SIGNED_OUT
+    assert await closed_with(alice) == runtime.CLOSE_SIGNED_OUT
+    assert await closed_with(lobby) == runtime.CLOSE_SIGNED_OUT
 
 
 async def test_a_turn_after_sign_out_is_refused_even_if_the_close_never_came(
@@ -55,7 +55,7 @@ async def test_a_turn_after_sign_out_is_refused_even_if_the_close_never_came(
     await alice.send_json_to({"type": "turn", "ply": 0, "token": scripted_tokens(5)[0]})
     frame = await alice.receive_json_from(timeout=5)
     assert (frame["type"], frame["code"]) == ("error", "not_a_player")
-    assert await closed_with(alice) == consumers.CLOSE_SIGNED_OUT
+    assert await closed_with(alice) == runtime.CLOSE_SIGNED_OUT
     assert await turns(game) == 0
 
 
@@ -68,7 +68,7 @@ async def test_a_password_change_closes_the_other_sessions_sockets(game, users, 
         user.save()
 
     await database_sync_to_async(change)()
-    assert await closed_with(alice) == consumers.CLOSE_SIGNED_OUT
+    assert await closed_with(alice) == runtime.CLOSE_SIGNED_OUT
 
 
 async def test_deactivation_closes_the_members_sockets(game, users, connect):
@@ -81,7 +81,7 @@ async def test_deactivation_closes_the_members_sockets(game, users, connect):
         user.save(update_fields=["is_active"])
 
     await database_sync_to_async(deactivate)()
-    assert await closed_with(bob) == consumers.CLOSE_SIGNED_OUT
+    assert await closed_with(bob) == runtime.CLOSE_SIGNED_OUT
     await carol.send_json_to({"type": "ping"})  # another member's socket stays
     assert await carol.receive_json_from(timeout=5) == {"type": "pong"}
     await carol.disconnect()

@@ -22,7 +22,7 @@ from channels.testing import WebsocketCommunicator  # noqa: E402
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import consumers
+from games.sockets import runtime
 from tests.games.support import ORIGIN, new_game
 
 
@@ -31,7 +31,7 @@ def close_live_db_threads(django_db_setup):
     """After the last test, close the socket thread pool's connections (before the test
     database is dropped, hence the dependency on `django_db_setup`)."""
     yield
-    consumers.close_db_threads()
+    runtime.close_db_threads()
 
 
 @pytest.fixture

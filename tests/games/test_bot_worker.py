@@ -91,7 +91,7 @@ async def test_it_plays_a_whole_game_against_each_level(worker, users, connect, 
         nonlocal state
         while not state["over"]:
             ply = state["ply"]
-            # at most a socket's 20 frames a second (games/consumers.py): a fast worker's
+            # at most a socket's 20 frames a second (games/sockets/runtime.py): a fast worker's
             # CargoBot answers within milliseconds, and a script would otherwise be throttled
             await asyncio.sleep(0.06)
             await comm.send_json_to({"type": "turn", "ply": ply, "token": human_token(state)})

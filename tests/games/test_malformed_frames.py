@@ -5,8 +5,8 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games import consumers
 from games.models import Game, Turn
+from games.sockets import runtime
 from tests.games.support import drain
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -58,7 +58,7 @@ async def test_it_throttles_more_than_20_frames_a_second(game, connect):
 
 
 async def test_it_closes_a_connection_that_keeps_flooding(game, connect, monkeypatch):
-    monkeypatch.setattr(consumers, "FLOOD_STRIKES", 0)  # close on the first flooded second
+    monkeypatch.setattr(runtime, "FLOOD_STRIKES", 0)  # close on the first flooded second
     alice = await connect(game.id, "alice")
     for _ in range(25):
         await alice.send_json_to({"type": "ping"})
@@ -68,4 +68,4 @@ async def test_it_closes_a_connection_that_keeps_flooding(game, connect, monkeyp
         outputs.append(message)
         if message["type"] == "websocket.close":
             break
-    assert outputs[-1]["code"] == consumers.CLOSE_FLOODING
+    assert outputs[-1]["code"] == runtime.CLOSE_FLOODING

@@ -142,7 +142,8 @@ def test_cargobot_s_task_is_sent_after_the_turn_s_frame(users, monkeypatch):
     the reply arrive first)."""
     from asgiref.sync import async_to_sync
 
-    from games import bots, broadcast, consumers
+    from games import bots, broadcast
+    from games.sockets import runtime
     from tests.games.support import new_bot_game
 
     happened = []
@@ -164,8 +165,8 @@ def test_cargobot_s_task_is_sent_after_the_turn_s_frame(users, monkeypatch):
     assert [m["ply"] for _, m, _ in outbox.messages] == [1] and len(outbox.after) == 1
 
     another = new_bot_game(users["alice"], color="blue")
-    async_to_sync(consumers.service(services.apply_turn))(another.id, actor=alice, ply=0,
-                                                          token=TOKENS[0])
+    async_to_sync(runtime.service(services.apply_turn))(another.id, actor=alice, ply=0,
+                                                        token=TOKENS[0])
     assert happened == [("frame", 1), ("task", 1)]
 
 

@@ -23,7 +23,8 @@ GAME_SCENARIOS = sorted({r.scenario for r in matrix.SOCKETS if r.socket == "game
 def handled_types(consumer: str) -> set[str]:
     """The frame types a consumer's `receive_json` branches on (read from its source, so a
     new type fails the coverage test until the matrix has its rows)."""
-    source = (ROOT / "games" / "consumers.py").read_text()
+    module = {"GameConsumer": "game.py", "LobbyConsumer": "lobby.py"}[consumer]
+    source = (ROOT / "games" / "sockets" / module).read_text()
     body = source.split(f"class {consumer}(", 1)[1]
     body = body.split("async def receive_json", 1)[1].split("\n    async def ", 1)[0]
     return set(re.findall(r'== "(\w+)"', body))

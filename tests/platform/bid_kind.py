@@ -11,6 +11,9 @@ spectators only "seat K is ready" until the reveal, and after the game everythin
 Its position (the row's cache, never sent): `round/rounds scores bids order seqs out`,
 e.g. `1/3 0,0,0 b5:x,-,- 0 1,0,0 -`: the bids of the round so far, the seats in the order
 they bid this round, each seat's count of decisions, the seats that resigned.
+
+The rounds, resigning, the end and the places are the shared kind of rounds'
+(tests/platform/rounds_kind.py, which the clocks' Picks kind shares too).
 """
 
 from __future__ import annotations
@@ -18,14 +21,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games.kinds import EVERYTHING, Event, GameKind, KindError, LiveGame, Result, Viewer
+from games.kinds import EVERYTHING, Event, KindError, LiveGame, Viewer
+from tests.platform.rounds_kind import RoundsGame, RoundsKind
 
 SEATS = ("north", "east", "south", "west")
 BID = re.compile(r"b([0-9])(?::([a-z]{1,16}))?")
 HIDDEN = "?"
 
 
-class BidGame(LiveGame):
+class BidGame(RoundsGame):
     def __init__(self, n: int, rounds: int, tokens: list[str]) -> None:
         self.n, self.rounds, self.tokens = n, rounds, tokens
         self.round = 1
@@ -37,13 +41,9 @@ class BidGame(LiveGame):
 
     # --- the rules -----------------------------------------------------------------------
 
-    def _in(self) -> list[int]:
-        return [s for s in range(self.n) if s not in self.out]
-
-    def acting(self) -> list[int]:
-        if self.over:
-            return []
-        return [s for s in self._in() if self.bids[s] is None]
+    @property
+    def decided(self) -> list[str | None]:
+        return self.bids
 
     def sequence(self, seat: int) -> int:
         return self.seqs[seat]
@@ -64,45 +64,28 @@ class BidGame(LiveGame):
              "only": [seat], "ply": ply},
             {"type": "ready", "seat": seat, "ply": ply},
         ]
-        return events + self._reveal_if_all_bid(ply)
+        return events + self.reveal_if_complete(ply)
 
-    def _reveal_if_all_bid(self, ply: int) -> list[Event]:
-        if self.acting() or not self.order:
-            return []
+    def complete(self) -> bool:
+        """Every seat still in has bid (and someone bid this round)."""
+        return not self.acting() and bool(self.order)
+
+    def reveal(self, ply: int) -> Event:
+        """Each seat scores its bid unless another seat bid the same number."""
         values = [None if b is None else int(b[1]) for b in self.bids]
         for seat, value in enumerate(values):
             if value is not None and values.count(value) == 1:
                 self.scores[seat] += value
-        events: list[Event] = [{"type": "reveal", "round": self.round, "bids": list(self.bids),
-                                "scores": list(self.scores), "ply": ply}]
-        self.round += 1
+        return {"type": "reveal", "round": self.round, "bids": list(self.bids),
+                "scores": list(self.scores), "ply": ply}
+
+    def new_round(self) -> None:
         self.bids = [None] * self.n
         self.order = []
-        if self.over:
-            events.append({"type": "over", "ply": ply})
-        return events
 
-    def resign(self, seat: int) -> list[Event]:
-        if self.over or seat in self.out:
-            raise KindError("that seat cannot resign now")
-        self.out.add(seat)
-        return [{"type": "resigned", "seat": seat, "ply": self.ply},
-                *self._reveal_if_all_bid(self.ply)]
-
-    @property
-    def over(self) -> bool:
-        return self.round > self.rounds or len(self._in()) <= 1
-
-    @property
-    def resigned(self) -> list[int]:
-        return sorted(self.out)
-
-    def result(self) -> Result | None:
-        if not self.over:
-            return None
-        standing = [-1 if s in self.out else self.scores[s] for s in range(self.n)]
-        places = tuple(1 + sum(other > mine for other in standing) for mine in standing)
-        return Result(scores=tuple(self.scores), places=places)
+    def ranking(self) -> list[int]:
+        """The score; a seat that resigned comes last."""
+        return [-1 if s in self.out else self.scores[s] for s in range(self.n)]
 
     # --- what each viewer sees -------------------------------------------------------------
 
@@ -153,11 +136,9 @@ class BidGame(LiveGame):
         return " ".join(self.tokens_for(viewer))
 
 
-class Bid(GameKind):
+class Bid(RoundsKind):
     key = "bid"
     name = "Bid"
-    seat_counts = (2, 3, 4)
-    rules_version = "1"
     bot_levels = ("easy",)
     bot_version = "bid-1"
     # Its own view, test-only (tests/platform/web/, found by the test run alone:
@@ -169,15 +150,10 @@ class Bid(GameKind):
     hidden_information = True
     seat_sequences = True
     leaver_stand_in = "easy"  # a seat whose holder leaves (3-4 seats) is played on by a bot
-
-    def seat_key(self, seat: int) -> str:
-        return SEATS[seat]
+    seat_names = SEATS
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        rounds = options.get("rounds", 3)
-        if not isinstance(rounds, int) or not 1 <= rounds <= 9:
-            raise KindError("rounds must be 1 to 9")
-        return {"rounds": rounds}
+        return {"rounds": self.rounds_option(options, 9)}
 
     def new(self, options: dict[str, Any], seats: int, rules: str) -> str:
         game = BidGame(seats, options["rounds"], [])

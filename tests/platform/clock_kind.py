@@ -11,38 +11,31 @@ starts again while the others' run on, so running clocks can have different star
 The kind says what a timed-out decision becomes (`timeout` option): `"pick"` (default) has
 the site pick 1 for a seat whose clock fell; `"lose"` makes no decision (the seat loses and
 leaves, as in Cargo Connect). Registered by the `picks_kind` fixture (tests/platform and
-tests/clocks conftests)."""
+tests/clocks conftests). The rounds, resigning, the end and the places are the shared kind of
+rounds' (tests/platform/rounds_kind.py, which the hidden Bid kind shares too)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.kinds import Event, GameKind, KindError, LiveGame, Result
+from games.kinds import Event, KindError, LiveGame
+from tests.platform.rounds_kind import RoundsGame, RoundsKind
 
 SEATS = ("red", "green", "yellow", "purple")
 PICKS = ("0", "1", "2", "3")  # 0: think again (still to pick)
 POLICIES = ("pick", "lose")
 
 
-class PicksGame(LiveGame):
+class PicksGame(RoundsGame):
     def __init__(self, round_: int, rounds: int, picks: list[int | None], scores: list[int],
                  policy: str, resigned: set[int], tokens: list[str]) -> None:
         self.round, self.rounds, self.picks, self.scores = round_, rounds, picks, scores
         self.policy, self.out, self.tokens = policy, resigned, tokens
+        self.n = len(picks)
 
     @property
-    def seats(self) -> int:
-        return len(self.picks)
-
-    @property
-    def playing(self) -> list[int]:
-        """The seats still in (not resigned)."""
-        return [s for s in range(self.seats) if s not in self.out]
-
-    def acting(self) -> list[int]:
-        if self.over:
-            return []
-        return [s for s in self.playing if self.picks[s] is None]
+    def decided(self) -> list[int | None]:
+        return self.picks
 
     def timeout_decision(self, seat: int) -> str | None:
         return f"{seat}:1" if self.policy == "pick" else None
@@ -61,43 +54,25 @@ class PicksGame(LiveGame):
         self.picks[seat] = int(pick)
         events: list[Event] = [{"type": "picked", "seat": seat, "pick": int(pick),
                                 "only": seat, "ply": ply}]
-        return events + self._reveal_if_all_picked(ply)
+        return events + self.reveal_if_complete(ply)
 
-    def _reveal_if_all_picked(self, ply: int) -> list[Event]:
-        if self.over or any(self.picks[s] is None for s in self.playing):
-            return []
+    def complete(self) -> bool:
+        """Every seat still in has picked (a game already over reveals nothing more)."""
+        return not self.over and all(self.picks[s] is not None for s in self.playing)
+
+    def reveal(self, ply: int) -> Event:
+        """Each seat still in adds its pick to its score."""
         revealed = list(self.picks)
         for s in self.playing:
             self.scores[s] += self.picks[s] or 0
-        self.round += 1
-        self.picks = [None] * self.seats
-        events: list[Event] = [{"type": "revealed", "picks": revealed,
-                                "scores": list(self.scores), "ply": ply}]
-        if self.over:
-            events.append({"type": "over", "ply": ply})
-        return events
+        return {"type": "revealed", "picks": revealed, "scores": list(self.scores), "ply": ply}
 
-    def resign(self, seat: int) -> list[Event]:
-        if self.over or seat in self.out:
-            raise KindError("that seat cannot resign now")
-        self.out.add(seat)
-        return [{"type": "resigned", "seat": seat, "ply": self.ply},
-                *self._reveal_if_all_picked(self.ply)]
+    def new_round(self) -> None:
+        self.picks = [None] * self.n
 
-    @property
-    def over(self) -> bool:
-        return self.round > self.rounds or len(self.playing) <= 1
-
-    @property
-    def resigned(self) -> list[int]:
-        return sorted(self.out)
-
-    def result(self) -> Result | None:
-        if not self.over:
-            return None
-        key = [(s not in self.out, self.scores[s]) for s in range(self.seats)]
-        places = tuple(1 + sum(other > mine for other in key) for mine in key)
-        return Result(scores=tuple(self.scores), places=places)
+    def ranking(self) -> list[tuple[bool, int]]:
+        """Still in first, then by score."""
+        return [(s not in self.out, self.scores[s]) for s in range(self.n)]
 
     def position(self) -> str:
         picks = "".join("-" if p is None else str(p) for p in self.picks)
@@ -119,21 +94,15 @@ class PicksGame(LiveGame):
         return " ".join(self.tokens)
 
 
-class Picks(GameKind):
+class Picks(RoundsKind):
     key = "picks"
     name = "Picks"
-    seat_counts = (2, 3, 4)
-    rules_version = "1"
+    seat_names = SEATS
     view_template = "games/cargo-connect/view.html"
     view_module = "js/cargo-connect/view.js"
 
-    def seat_key(self, seat: int) -> str:
-        return SEATS[seat]
-
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        rounds, policy = options.get("rounds", 3), options.get("timeout", "pick")
-        if not isinstance(rounds, int) or not 1 <= rounds <= 20:
-            raise KindError("rounds must be 1 to 20")
+        rounds, policy = self.rounds_option(options, 20), options.get("timeout", "pick")
         if policy not in POLICIES:
             raise KindError(f"timeout is one of {', '.join(POLICIES)}")
         return {"rounds": rounds, "timeout": policy}

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-LIVE_PLAY = {"games.play", "games.consumers", "games.views", "games.bots", "games.lobby",
+LIVE_PLAY = {"games.play", "games.sockets", "games.views", "games.bots", "games.lobby",
              "games.history", "games.services", "games.tasks", "games.finish",
              "games.broadcast", "games.store", "games.fast", "games.applied"}
 # The Daily Challenge makes, resigns and voids its games, through the games app's public
@@ -219,7 +219,7 @@ def test_nothing_outside_the_fast_path_uses_its_private_names():
 def test_the_fast_path_rule_reads_its_users():
     users = {str(path.relative_to(ROOT)) for path in site_files()
              if any(m == FAST or m.startswith(FAST + ".") for m, _ in _resolved_imports(path))}
-    assert {"games/play.py", "games/consumers.py"} <= users
+    assert {"games/play.py", "games/sockets/runtime.py", "games/sockets/game.py"} <= users
 
 
 def _games_imports(path: pathlib.Path) -> set[str]:

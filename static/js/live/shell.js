@@ -164,6 +164,9 @@ export async function startLiveGame(root) {
     box.replaceChildren();
     const me = mySeat();
     const offer = state.rematch;
+    // Two seats swap colours; more turn by one seat (games.play's rematch).
+    const many = (state.seats || []).length > 2;
+    const turned = many ? "seats turned by one" : "colours swapped";
     if (state.over && !me && offer?.game && offer.url) {
       // A spectator follows the players to their rematch (lichess does), or is offered it.
       const link = el("a", "btn primary", "Watch the rematch");
@@ -184,7 +187,7 @@ export async function startLiveGame(root) {
     if (offer?.game) {
       const link = el("a", "btn primary", "Go to the rematch");
       link.href = offer.url;
-      text.textContent = "The rematch has started (colours swapped).";
+      text.textContent = `The rematch has started (${turned}).`;
       box.append(text, link);
       return;
     }
@@ -192,11 +195,11 @@ export async function startLiveGame(root) {
       text.textContent = `${seatName(seatOfSide(offer.offered_by))} offers a rematch.`;
       button.textContent = "Accept rematch";
     } else if (offer?.offered_by === me.side) {
-      text.textContent = "Rematch offered: waiting for your opponent.";
+      text.textContent = `Rematch offered: waiting for ${many ? "the other players" : "your opponent"}.`;
       box.append(text);
       return;
     } else {
-      text.textContent = "Play again, colours swapped?";
+      text.textContent = `Play again, ${turned}?`;
       button.textContent = "Offer a rematch";
     }
     button.addEventListener("click", offerRematch);
@@ -356,11 +359,15 @@ export async function startLiveGame(root) {
   const clocks = new ClockDisplay($("[data-clocks]"));
   const abandon = new AbandonBox($("[data-abandon]"), {
     onAbort: () => socket.abort(),
-    onClaim: (result) => socket.claim(result),
+    onClaim: (result, seat) => socket.claim(result, seat),
   });
 
   // Resign, with confirmation.
   const dialog = $("[data-confirm-resign]");
+  const consequence = dialog?.querySelector("[data-resign-consequence]");
+  if (consequence?.dataset.many && (state.seats || []).length > 2) {
+    consequence.textContent = consequence.dataset.many; // nobody "wins at once"
+  }
   $("[data-action=resign]")?.addEventListener("click", () => {
     if (dialog?.showModal) dialog.showModal();
     else if (window.confirm(dialog?.dataset.question || "Resign?")) socket.resign();

@@ -298,9 +298,12 @@ export class GameSocket {
     this.post(this.config.abortUrl, {});
   }
 
-  claim(result) {
-    if (this.sendFrame({ type: "claim", result })) return;
-    this.post(this.config.claimUrl, { result });
+  // `claim("win" | "draw")` with two seats; `claim(null, seat)` with more: hand that
+  // seat, whose player left, to its stand-in (docs/clocks.md).
+  claim(result, seat = null) {
+    const frame = seat === null ? { type: "claim", result } : { type: "claim", seat };
+    if (this.sendFrame(frame)) return;
+    this.post(this.config.claimUrl, seat === null ? { result } : { seat: String(seat) });
   }
 
   async post(url, fields) {

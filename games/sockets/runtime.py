@@ -1,10 +1,13 @@
-"""WebSocket consumers: the game page (`/ws/game/<id>/`) and the lobby (`/ws/lobby/`).
+"""The sockets' shared runtime: what every WebSocket consumer of the site stands on.
 
-Thin: validate the frame, call a service behind `database_sync_to_async`, send what it
-returns. Frames the services broadcast arrive as `frame.send` group messages.
-The fast path's pieces here (games.fast, `LIVE_FAST_PATH`): the message loop
-(`FastDispatch`), the live-db threads' kept connections (`on_pool`), the common turn from
-the event loop (`apply_turn_on_loop`) and warm copies that follow the group (`follow`).
+- The service calls off the event loop: `db` (the live-db threads on PostgreSQL, Channels'
+  one thread on SQLite), `service` (a call that broadcasts: its frames sent here once it
+  returns), `off_loop` and `quietly` for presence, `close_db_threads` for a test session's
+  end.
+- `FrameConsumer`, the base of both sockets: the fast path's message loop
+  (`games.fast.runtime.FastDispatch`, `LIVE_FAST_PATH`), the budgets and close codes,
+  frame parsing, a channel layer that may be down, sends to a client that may have gone,
+  and the session check.
 
 What keeps a socket standing (docs/production.md, "Faults"):
 - every frame is charged against the socket's and its client address's budget
@@ -12,21 +15,16 @@ What keeps a socket standing (docs/production.md, "Faults"):
 - a frame that cannot be parsed (not UTF-8 JSON, too deep, too big) is one `bad_frame`;
 - the channel layer failing (Redis down) never breaks the socket: it is accepted and served
   from the database, joins its groups when the layer answers again and then catches the
-  client up; a turn whose broadcast failed is acknowledged to its sender directly; on a
-  `ping` the socket pushes any turns the client has not had;
+  client up (`rejoined`);
 - sending to a client that has gone is ignored, so frames it sent before it went are still
   handled (a turn sent just before a close is applied or refused, never dropped);
 - a member's socket acts only while its session is still signed in: sign-out, a password
-  change and deactivation close it (`session.check`), and each turn (inside its write,
-  `SessionGuard`) or resign checks again;
+  change and deactivation close it (`session.check`);
 - the database not answering (PostgreSQL restarting) is one `unavailable` error frame and a
   close with 1013 (try again later), so the client reconnects with backoff and resends its
   unacknowledged turn once the database is back; a socket opened meanwhile is refused.
 
-Presence (games/presence.py): a game socket of a viewer without a seat counts as one
-spectator while it is open; a socket that sends `{"type": "spectators"}` gets the count
-then and a `spectators` frame at each change (group `spectators.<game>`); a member's
-sockets mark them online.
+The game socket is games/sockets/game.py, the lobby's games/sockets/lobby.py.
 """
 
 from __future__ import annotations
@@ -35,7 +33,6 @@ import asyncio
 import functools
 import logging
 import threading
-import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -48,21 +45,12 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connections
 
-from . import access, audiences, broadcast, limits, metrics, presence, services
-from .actors import Actor, SessionGuard, session_signed_in
-from .broadcast import LOBBY_GROUP, socket_group, user_group
-from .fast import loopdb, warm
-from .fast.runtime import FastDispatch, on_pool
-from .fast.turns import apply_turn_on_loop, follow
-from .protocol import (
-    DATABASE_DOWN,
-    MAX_TOKEN_LENGTH,
-    UNAVAILABLE_MESSAGE,
-    Code,
-    GameError,
-    SignedOut,
-    database_down_line,
-)
+from .. import broadcast, limits, metrics, presence
+from ..actors import session_signed_in
+from ..broadcast import socket_group
+from ..fast import loopdb
+from ..fast.runtime import FastDispatch, on_pool
+from ..protocol import DATABASE_DOWN, UNAVAILABLE_MESSAGE, Code, GameError, database_down_line
 
 log = logging.getLogger(__name__)
 
@@ -172,14 +160,14 @@ def log_database_down(error: Exception) -> None:
                 database_down_line(error), CLOSE_TRY_AGAIN)
 
 
-def _ply(value: Any) -> int | None:
+def ply_of(value: Any) -> int | None:
     """A non-negative int (not a bool), or None."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10_000:
         return value
     return None
 
 
-def _state_ply(state: dict[str, Any]) -> int:
+def state_ply(state: dict[str, Any]) -> int:
     """The ply a state describes (every kind's state lists its turns)."""
     ply = state.get("ply")
     return ply if isinstance(ply, int) else len(state.get("turns", []))
@@ -417,292 +405,3 @@ class FrameConsumer(FastDispatch):
                 or not await self.signed_in():
             self.revoked = True
             await self.close(code=CLOSE_SIGNED_OUT)
-
-
-class GameConsumer(FrameConsumer):
-    game_id = ""
-    group = ""
-    actor: Actor | None = None
-    seat: int | None = None
-    client_ply = 0  # the ply the client has been sent frames up to
-    client_rev = 0  # the game row's revision the client has been sent frames up to
-    max_token = MAX_TOKEN_LENGTH  # the game kind's longest token
-    counted: tuple[str, str] | None = None  # (address, game) of an anonymous spectator
-    present = False  # this socket is counted on its seat (games.abandonment)
-    mode = ""
-    guard: SessionGuard | None = None  # the session each turn's write checks
-    watching = ""  # this socket's id among the game's spectators, while it counts as one
-
-    async def connect(self) -> None:
-        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
-        self.actor = Actor.of_user(self.scope.get("user"))
-        try:
-            state = await service(self.load_state)()
-        except GameError as refused:
-            await self.refuse(CLOSE_HIDDEN if refused.error == Code.HIDDEN
-                              else CLOSE_NOT_FOUND)
-            return
-        except DATABASE_DOWN as error:
-            log_database_down(error)
-            await self.refuse(CLOSE_TRY_AGAIN)
-            return
-        if self.seat is None and (self.actor is None or self.actor.kind != "member"):
-            if not self.count_anonymous():
-                await self.refuse(CLOSE_TOO_MANY)
-                return
-        self.guard = SessionGuard(self.scope)
-        await self.join(self.group)
-        await self.join_member_group()
-        await self.accept()
-        self.client_ply = _state_ply(state)
-        await self.send_json({"type": "state", "state": state})
-        await self.count_spectators()
-
-    async def count_spectators(self) -> None:
-        """A spectator's socket counts itself and tells the sockets that asked for the
-        count (`spectators` frames go only to those: older clients never see one)."""
-        if self.seat is not None:
-            return
-        self.watching = uuid.uuid4().hex
-        count = await quietly(off_loop(presence.watch)(self.game_id, self.watching))
-        if count is not None:
-            await self.tell_spectator_count(count)
-
-    async def tell_spectator_count(self, count: int) -> None:
-        if not self.layer_ok or self.channel_layer is None:
-            return
-        group = broadcast.spectators_group(self.game_id)
-        try:
-            await self.channel_layer.group_send(group, {
-                "type": "frame.send",
-                "text": broadcast.encode(presence.spectators_frame(self.game_id, count))})
-        except Exception as error:
-            broadcast.health.failed(group, error)
-
-    async def subscribe_spectators(self) -> None:
-        """`{"type": "spectators"}`: the count now, and each change from now on."""
-        await self.join(broadcast.spectators_group(self.game_id))
-        count = await quietly(off_loop(presence.spectators)(self.game_id))
-        await self.send_json(presence.spectators_frame(self.game_id, count or 0))
-
-    def count_anonymous(self) -> bool:
-        """Take one of this address's and this game's anonymous spectator places."""
-        if not limits.anonymous_by_address.take(self.address,
-                                                settings.LIVE_ANONYMOUS_PER_ADDRESS):
-            return False
-        if not limits.anonymous_by_game.take(self.game_id, settings.LIVE_ANONYMOUS_PER_GAME):
-            limits.anonymous_by_address.give_back(self.address)
-            return False
-        self.counted = (self.address, self.game_id)
-        return True
-
-    def load_state(self) -> dict[str, Any]:
-        game = services.get_game(self.game_id)
-        if access.run_open_checks(game) or services.flag_if_due(game):  # it ended on opening
-            game = services.get_game(self.game_id)
-        reason = access.hidden_reason(game, self.actor)
-        if reason:
-            raise GameError(Code.HIDDEN, reason)
-        self.mode = game.mode
-        self.max_token = game.kind.max_token_length
-        self.seat = services.seat_of(game, self.actor)
-        self.present = services.player_arrived(game, self.seat)
-        lg = services.live(game)
-        state = services.state_of(game, lg, viewer=self.seat)
-        self.group = audiences.group_of(game, self.seat)  # the one audience it may hear
-        self.client_rev = game.revision
-        if self.seat is not None:  # its turns will come here (games.fast.warm)
-            warm.keep_if_cold(game, lg)
-        return state
-
-    async def disconnect(self, code: int) -> None:
-        if self.watching:
-            watching, self.watching = self.watching, ""
-            count = await quietly(off_loop(presence.unwatch)(self.game_id, watching))
-            if count is not None:
-                await self.tell_spectator_count(count)
-        await self.leave_groups()
-        if self.present and self.seat is not None:
-            self.present = False
-            await db(services.player_went_away)(self.game_id, self.seat)
-        if self.counted is not None:
-            address, game_id = self.counted
-            limits.anonymous_by_address.give_back(address)
-            limits.anonymous_by_game.give_back(game_id)
-            self.counted = None
-
-    async def frame_send(self, message: dict[str, Any]) -> None:
-        await super().frame_send(message)
-        revision = message.get("revision")
-        if isinstance(revision, int):
-            follow(self.game_id, revision, message.get("turn"))  # games.fast
-            self.client_rev = max(self.client_rev, revision)
-        ply = message.get("ply")
-        if isinstance(ply, int) and ply > self.client_ply:
-            self.client_ply = ply
-
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        kind = content["type"]
-        if kind == "ping":
-            await self.catch_up_if_behind()
-            if self.watching:
-                await quietly(off_loop(presence.watch)(self.game_id, self.watching))
-            await self.mark_seen()
-            await self.send_json({"type": "pong"})
-        elif kind == "turn":
-            ply, token = _ply(content.get("ply")), content.get("token")
-            if ply is None or not isinstance(token, str) or not token \
-                    or len(token) > self.max_token:
-                await self.send_error(Code.BAD_FRAME, 'a turn is {"type": "turn", "ply": int, '
-                                      '"token": str}')
-                return
-            await self.call(self.play, ply, token)
-        elif kind == "resign":
-            if "ply" in content and _ply(content["ply"]) is None:
-                await self.send_error(Code.BAD_FRAME,
-                                      'a resign is {"type": "resign", "ply": int}')
-                return
-            await self.call(self.resign, content.get("ply"))
-        elif kind == "spectators":
-            await self.subscribe_spectators()
-        elif kind == "abort":
-            await self.call(self.abort)
-        elif kind == "claim":
-            result = content.get("result")
-            if result not in ("win", "draw"):
-                await self.send_error(Code.BAD_FRAME,
-                                      'a claim is {"type": "claim", "result": "win" | "draw"}')
-                return
-            await self.call(self.claim, result)
-        elif kind == "sync":
-            after = _ply(content.get("after"))
-            if after is None:
-                await self.send_error(Code.BAD_FRAME,
-                                      'a sync is {"type": "sync", "after": int}')
-                return
-            await self.call(self.sync, after)
-        else:
-            await self.send_error(Code.BAD_FRAME, f"unknown frame type {kind[:32]!r}")
-
-    async def call(self, handler: Callable[..., Awaitable[None]], *args: Any) -> None:
-        try:
-            await handler(*args)
-        except GameError as refused:
-            metrics.refused(refused.code)
-            await self.send_json(refused.frame())
-            if refused.state is not None:  # a stale ply, a refused abort or claim
-                await self.send_json({"type": "state", "state": refused.state})
-            if self.revoked:
-                await self.close(code=CLOSE_SIGNED_OUT)
-
-    async def check_player(self, what: str, *, session: bool = True) -> None:
-        """A seat's socket whose session still holds (`session=False`: the caller's write
-        checks the session itself)."""
-        if self.seat is None:
-            raise GameError(Code.NOT_A_PLAYER, f"spectators cannot {what}")
-        if self.revoked or (session and not await self.signed_in()):
-            self.revoked = True  # `call` sends the refusal, then closes
-            raise SignedOut()
-
-    async def play(self, ply: int, token: str) -> None:
-        await self.check_player("play", session=False)
-        if access.has_open_checks(self.mode):
-            await service(access.run_open_checks_for)(self.game_id)
-        try:
-            result = None
-            if loopdb.enabled():  # the common turn, without a thread (games.fast.turns)
-                result = await apply_turn_on_loop(
-                    self.game_id, actor=self.actor, ply=ply, token=token, guard=self.guard)
-            if result is None:
-                result = await service(services.apply_turn)(
-                    self.game_id, actor=self.actor, ply=ply, token=token, guard=self.guard)
-        except SignedOut:
-            self.revoked = True
-            raise
-        # A fresh turn's acknowledgement is the group broadcast, unless that failed.
-        if result.duplicate or not result.delivered:
-            await self.send_json(result.frame)
-        self.client_ply = max(self.client_ply, _state_ply(result.frame["state"]))
-
-    async def resign(self, ply: int | None) -> None:
-        await self.check_player("resign")
-        if access.has_open_checks(self.mode):
-            await service(access.run_open_checks_for)(self.game_id)
-        failed_before = broadcast.failures()
-        frame = await service(services.resign)(self.game_id, actor=self.actor, ply=ply)
-        if broadcast.failures() != failed_before:  # the group may not have had it
-            await self.send_json(frame)
-
-    async def abort(self) -> None:
-        await self.check_player("abort the game")
-        failed_before = broadcast.failures()
-        frame = await db(services.abort_game)(self.game_id, actor=self.actor)
-        if broadcast.failures() != failed_before:
-            await self.send_json(frame)
-
-    async def claim(self, result: str) -> None:
-        await self.check_player("claim the game")
-        failed_before = broadcast.failures()
-        frame = await db(services.claim_game)(self.game_id, actor=self.actor, result=result)
-        if broadcast.failures() != failed_before:
-            await self.send_json(frame)
-
-    async def sync(self, after: int) -> None:
-        data = await db(services.catch_up)(self.game_id, after=after, viewer=self.seat)
-        await self.send_catch_up(data)
-
-    async def send_catch_up(self, data: dict[str, Any]) -> None:
-        sent = 0
-        for frame in data["turns"]:
-            text = broadcast.encode(frame)
-            sent += len(text)
-            await self.send(text_data=text)
-        await self.send_json({"type": "state", "state": data["state"]})
-        self.extra_cost += limits.sync_cost(sent)
-        self.client_ply = max(self.client_ply, _state_ply(data["state"]))
-        self.client_rev = max(self.client_rev, data.get("rev", 0))
-
-    async def catch_up_if_behind(self) -> None:
-        """Frames the group could not bring (the layer was down): push what the client
-        lacks, as if it had sent `sync`: turns it has not had, and the state when the row
-        changed since its last frame (a resignation, an ending, a rematch, a void)."""
-        now = await db(services.current_revision)(self.game_id)
-        if now is not None and (now[0] > self.client_ply or now[1] > self.client_rev):
-            data = await db(services.catch_up)(self.game_id, after=self.client_ply,
-                                                viewer=self.seat)
-            await self.send_catch_up(data)
-
-    async def rejoined(self) -> None:
-        if self.group:
-            await self.catch_up_if_behind()
-
-
-class LobbyConsumer(FrameConsumer):
-    """Open seeks, live: `seeks` on connect, then `seek_added` / `seek_removed`, and
-    `seek_accepted` (with the game's URL) to the creator of a seek or challenge."""
-
-    socket_kind = "lobby"
-
-    async def connect(self) -> None:
-        user = self.scope.get("user")
-        await self.join(LOBBY_GROUP)
-        if user is not None and user.is_authenticated:
-            await self.join(user_group(user.pk))
-        await self.join_member_group()
-        await self.accept()
-        seeks = await db(services.open_seeks)()
-        await self.send_json({"type": "seeks", "seeks": seeks})
-
-    async def disconnect(self, code: int) -> None:
-        await self.leave_groups()
-
-    async def rejoined(self) -> None:
-        seeks = await db(services.open_seeks)()
-        await self.send_json({"type": "seeks", "seeks": seeks})
-
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        if content["type"] == "ping":
-            await self.mark_seen()
-            await self.send_json({"type": "pong"})
-        else:
-            await self.send_error(Code.BAD_FRAME, "the lobby socket only answers ping")
