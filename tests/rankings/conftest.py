@@ -1,11 +1,13 @@
 """Rankings tests: members, and the test-only Bid kind (tests/platform/bid_kind.py) rated
-by OpenSkill, registered for one test."""
+by OpenSkill, registered for one test; the browser tests' server and Chromium
+(tests/browser/conftest.py) for the pages' screenshots."""
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from games.actors import Actor
 from games.kinds import get_kind
+from tests.browser.conftest import asgi_server, chromium_path, live_url  # noqa: F401
 from tests.platform.bid_kind import Bid
 from tests.platform.conftest import registered
 
