@@ -1,5 +1,6 @@
-"""A player's ratings, kept beside Django's user (one row per user, made on first need).
-Only `rankings.ratings` writes them (when a game ends or is voided)."""
+"""A member's row beside Django's user (one per user, made on first need), and the profile's
+per-game facts and achievements. A member's ratings are `rankings.models.Rating` rows, one
+per game type and rating kind, written only by `rankings.ratings`."""
 
 from django.conf import settings
 from django.db import models
@@ -8,17 +9,41 @@ from rankings.elo import START_RATING
 
 
 class Player(models.Model):
+    """A member's row beside Django's user. It holds no rating: `rating`, `rated_games`,
+    `bot_rating` and `bot_games` read Cargo Connect's `Rating` rows (the one place a rating
+    is kept) for the callers that ask a player for them, one query each."""
+
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
     )
-    rating = models.IntegerField(default=START_RATING)
-    rated_games = models.PositiveIntegerField(default=0)
-    # The vs CargoBot rating: casual games against CargoBot only (docs/bot-games.md).
-    bot_rating = models.IntegerField(default=START_RATING)
-    bot_games = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"{self.user} ({self.rating})"
+
+    def _cargo_connect(self, kind: str) -> tuple[int, int]:
+        from rankings.models import Rating
+
+        row = (Rating.objects.filter(user_id=self.user_id, game_type="cargo-connect", kind=kind)
+               .values_list("value", "games").first())
+        return row if row is not None else (START_RATING, 0)
+
+    @property
+    def rating(self) -> int:
+        """Cargo Connect's Elo rating."""
+        return self._cargo_connect("elo")[0]
+
+    @property
+    def rated_games(self) -> int:
+        return self._cargo_connect("elo")[1]
+
+    @property
+    def bot_rating(self) -> int:
+        """Cargo Connect's vs CargoBot rating (docs/bot-games.md)."""
+        return self._cargo_connect("vs_cargobot")[0]
+
+    @property
+    def bot_games(self) -> int:
+        return self._cargo_connect("vs_cargobot")[1]
 
 
 class GameStats(models.Model):

@@ -14,11 +14,28 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
-from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, Sum
+from django.db.models import (
+    Avg,
+    Case,
+    CharField,
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Prefetch,
+    Q,
+    Sum,
+    Value,
+    When,
+)
 
+from games.kinds import KindError, get_kind
 from games.models import Game, Seat
+from rankings.boards import TITLES
 from rankings.elo import START_RATING
-from rankings.models import BotRatingChange, RatingChange
+from rankings.models import BotRatingChange, Rating, RatingChange
+from rankings.multiplayer import provisional
+from rankings.ratings import CARGO_CONNECT, member_ratings
 
 from .achievements import ACHIEVEMENTS
 from .charts import line_chart
@@ -37,8 +54,7 @@ def find_member(username: str) -> tuple[Any, bool] | None:
     """The active member with this username in any letter case, and whether the spelling
     asked for differs from theirs (the page then redirects to it)."""
     User = get_user_model()
-    users = User.objects.filter(username__iexact=username, is_active=True).select_related(
-        "player")
+    users = User.objects.filter(username__iexact=username, is_active=True)
     exact = next((u for u in users if u.get_username() == username), None)
     if exact is not None:
         return exact, False
@@ -49,23 +65,13 @@ def find_member(username: str) -> tuple[Any, bool] | None:
 def profile(user: Any, viewer: Any = None, vs: Any = None) -> dict[str, Any]:
     """The page's context for an active member; `viewer` the signed-in member (or None),
     `vs` another member to show the head-to-head against (default: the viewer)."""
-    player = getattr(user, "player", None)
     stats = GameStats.objects.filter(user=user)
-    elo = _history(RatingChange.objects.filter(user=user), "Elo rating")
-    bot = _history(BotRatingChange.objects.filter(user=user), "vs CargoBot rating")
     other = vs if vs is not None else viewer
     if other is not None and other.pk == user.pk:
         other = None
     return {
         "profile_user": user,
-        "ratings": [
-            {"key": "elo", "label": "Elo rating", "note": "online games against people",
-             "rating": player.rating if player else START_RATING,
-             "games": player.rated_games if player else 0, **elo},
-            {"key": "bot", "label": "vs CargoBot rating", "note": "casual games against CargoBot",
-             "rating": player.bot_rating if player else START_RATING,
-             "games": player.bot_games if player else 0, **bot},
-        ],
+        "ratings": _ratings(user),
         "modes": _by_mode(stats),
         "totals": _totals(stats),
         "streaks": streaks_of(user),
@@ -76,10 +82,70 @@ def profile(user: Any, viewer: Any = None, vs: Any = None) -> dict[str, Any]:
     }
 
 
-def _history(changes: Any, label: str) -> dict[str, Any]:
-    ratings = list(changes.order_by("created_at", "id").values_list("before", "after"))
-    series = [ratings[0][0], *(after for _, after in ratings)] if ratings else []
-    return {"chart": line_chart(series, label), "peak": max(series) if series else None}
+# Cargo Connect's two cards, always shown (the start rating before a first game), with their
+# keys of before ratings were kept per game type.
+CARGO_CONNECT_CARDS = (
+    ("elo", "elo", "Elo rating", "online games against people"),
+    ("vs_cargobot", "bot", "vs CargoBot rating", "casual games against CargoBot"),
+)
+NOTES = {"elo": "rated online games", "openskill": "rated online games",
+         "vs_cargobot": "casual games against CargoBot"}
+
+
+def _ratings(user: Any) -> list[dict[str, Any]]:
+    """A card per rating the member has, each game type's: Cargo Connect's Elo and vs
+    CargoBot ratings always, then every other type's rating the member has a row of. Two
+    queries whatever the number of types: the rows, and every history in one."""
+    rows = {(r.game_type, r.kind): r for r in member_ratings(user)}
+    series = _histories(user)
+    cards = []
+    for kind, key, label, note in CARGO_CONNECT_CARDS:
+        cards.append(_card(rows.get((CARGO_CONNECT, kind)), key, label, note,
+                           series.get((CARGO_CONNECT, kind), [])))
+    for (game_type, kind), row in rows.items():
+        if game_type == CARGO_CONNECT:
+            continue
+        label = f"{_type_name(game_type)}: {TITLES.get(kind, kind)}"
+        cards.append(_card(row, f"{game_type}-{kind}", label, NOTES.get(kind, ""),
+                           series.get((game_type, kind), [])))
+    return cards
+
+
+def _type_name(game_type: str) -> str:
+    try:
+        return get_kind(game_type).name
+    except KindError:
+        return game_type
+
+
+def _card(row: Rating | None, key: str, label: str, note: str, changes: list[tuple[int, int]]
+          ) -> dict[str, Any]:
+    points = [changes[0][0], *(after for _, after in changes)] if changes else []
+    return {"key": key, "label": label, "note": note,
+            "rating": row.value if row else START_RATING, "games": row.games if row else 0,
+            "provisional": row is not None and row.sigma is not None
+            and provisional(row.sigma),
+            "chart": line_chart(points, label), "peak": max(points) if points else None}
+
+
+def _histories(user: Any) -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """Every rating history of the member, (before, after) in order, by (game type, kind):
+    the online history (Elo, or OpenSkill where it has mu) and the vs CargoBot one, in one
+    query."""
+    online = RatingChange.objects.filter(user=user).annotate(
+        gt=F("game__game_type"),
+        kind=Case(When(mu_before__isnull=True, then=Value("elo")),
+                  default=Value("openskill"), output_field=CharField()),
+    ).order_by().values_list("before", "after", "created_at", "id", "gt", "kind")
+    bot = BotRatingChange.objects.filter(user=user).annotate(
+        gt=F("game__game_type"),
+        kind=Value("vs_cargobot", output_field=CharField()),
+    ).order_by().values_list("before", "after", "created_at", "id", "gt", "kind")
+    out: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for before, after, _, _, game_type, kind in online.union(bot, all=True).order_by(
+            "created_at", "id"):
+        out.setdefault((game_type, kind), []).append((before, after))
+    return out
 
 
 def _by_mode(stats: Any) -> list[dict[str, Any]]:

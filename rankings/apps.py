@@ -2,8 +2,9 @@ from django.apps import AppConfig
 
 
 class RankingsConfig(AppConfig):
-    """Ratings: pure Elo maths (`elo`), rating writes registered on the finish seam
-    (`ratings`), the history (`models`)."""
+    """Ratings per game type and kind (`models.Rating`): pure Elo and OpenSkill maths
+    (`elo`, `multiplayer`), rating writes registered on the finish seam (`ratings`), the
+    history (`models`), the boards (`boards`, `tabs`)."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "rankings"

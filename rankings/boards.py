@@ -1,10 +1,12 @@
-"""The rankings page's boards, read from the members' ratings (`accounts.Player`) and the
-rating history, by an indexed sort each time (no cache: a deactivated account leaves every
-board at once).
+"""The rankings page's boards, one per game type and rating, read from the members' rating
+rows (`rankings.Rating`) and the rating history, by an indexed sort each time (the index
+`rankings_rating_board`: game type, kind, value descending; no cache: a deactivated account
+leaves every board at once).
 
-Eligibility, the same for both ratings: an active account with at least `MIN_GAMES` games
+Eligibility, the same for every rating: an active account with at least `MIN_GAMES` games
 counted by that rating and one of them in the last `ACTIVE_DAYS` days. Ranks are shared by
-equal ratings (1, 2, 2, 4); rows with equal ratings are listed by username.
+equal ratings (1, 2, 2, 4); rows with equal ratings are listed by username. A multiplayer
+(OpenSkill) rating still uncertain is marked provisional (rankings.multiplayer).
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from typing import Any
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from accounts.models import Player
+from games.kinds import all_kinds
 
-from .models import BotRatingChange, RatingChange
+from . import multiplayer
+from .models import BotRatingChange, Rating, RatingChange
+from .ratings import CARGO_CONNECT, OPENSKILL, VS_CARGOBOT, online_kind
+from .ratings import ELO as ELO_KIND
 
 MIN_GAMES = 5
 ACTIVE_DAYS = 30
@@ -39,54 +44,72 @@ class Board:
 
 @dataclass(frozen=True)
 class _Rating:
-    key: str
+    key: str  # the rankings tab
     title: str
-    rating: str  # Player field
-    games: str  # Player field
     history: Any  # the history model (its rows' `created_at` say when a game counted)
     what: str  # the games this rating counts, in words
 
 
-ELO = _Rating("elo", "Elo rating", "rating", "rated_games", RatingChange,
-              "rated online games")
-BOT = _Rating("bot", "vs CargoBot rating", "bot_rating", "bot_games", BotRatingChange,
-              "casual games against CargoBot")
+ELO = _Rating("elo", "Elo rating", RatingChange, "rated online games")
+BOT = _Rating("bot", "vs CargoBot rating", BotRatingChange, "casual games against CargoBot")
+TITLES = {ELO_KIND: "Elo rating", OPENSKILL: "Rating", VS_CARGOBOT: "vs CargoBot rating"}
 
 
-def _eligible(r: _Rating, now: dt.datetime) -> QuerySet[Player]:
-    recent = r.history.objects.filter(user=OuterRef("user"),
+def _kind(r: _Rating, game_type: str) -> str:
+    """The rating kind a tab shows for a game type: online, the kind's method's."""
+    return online_kind(game_type) if r is ELO else VS_CARGOBOT
+
+
+def game_types() -> list[tuple[str, str]]:
+    """The game types a board can be asked for, as (key, name): Cargo Connect first."""
+    kinds = sorted(all_kinds(), key=lambda k: (k.key != CARGO_CONNECT, k.name))
+    return [(k.key, k.name) for k in kinds]
+
+
+def _eligible(r: _Rating, game_type: str, now: dt.datetime) -> QuerySet[Rating]:
+    recent = r.history.objects.filter(user=OuterRef("user"), game__game_type=game_type,
                                       created_at__gte=now - dt.timedelta(days=ACTIVE_DAYS))
-    return Player.objects.filter(user__is_active=True, **{f"{r.games}__gte": MIN_GAMES}).filter(
+    return Rating.objects.filter(game_type=game_type, kind=_kind(r, game_type),
+                                 user__is_active=True, games__gte=MIN_GAMES).filter(
         Exists(recent))
 
 
+def _provisional(row: Rating) -> bool:
+    return row.sigma is not None and multiplayer.provisional(row.sigma)
+
+
 def board(r: _Rating, viewer: Any = None, now: dt.datetime | None = None,
-          top: int = TOP) -> Board:
+          top: int = TOP, game_type: str = CARGO_CONNECT) -> Board:
     now = now or timezone.now()
-    eligible = _eligible(r, now)
-    players = list(eligible.select_related("user").order_by(f"-{r.rating}", "user__username")
-                   [:top])
+    eligible = _eligible(r, game_type, now)
+    ratings = list(eligible.select_related("user").order_by("-value", "user__username")[:top])
     rows: list[dict[str, Any]] = []
-    for i, player in enumerate(players):
-        rating = getattr(player, r.rating)
-        rank = rows[-1]["rank"] if rows and rows[-1]["rating"] == rating else i + 1
-        rows.append({"rank": rank, "username": player.user.get_username(), "rating": rating,
-                     "games": getattr(player, r.games), "user_id": player.user_id})
+    for i, row in enumerate(ratings):
+        rank = rows[-1]["rank"] if rows and rows[-1]["rating"] == row.value else i + 1
+        rows.append({"rank": rank, "username": row.user.get_username(), "rating": row.value,
+                     "games": row.games, "user_id": row.user_id,
+                     "provisional": _provisional(row)})
     rules = (f"Players with at least {MIN_GAMES} {r.what}, one of them in the last "
              f"{ACTIVE_DAYS} days.")
-    return Board(r.key, r.title, rows, _you(r, eligible, viewer, now), rules)
+    title = TITLES.get(_kind(r, game_type), r.title)
+    if game_type != CARGO_CONNECT:
+        names = dict(game_types())
+        title = f"{names.get(game_type, game_type)}: {title}"
+    return Board(r.key, title, rows, _you(r, eligible, viewer, game_type), rules,
+                 {"game_type": game_type})
 
 
-def _you(r: _Rating, eligible: QuerySet[Player], viewer: Any, now: dt.datetime
+def _you(r: _Rating, eligible: QuerySet[Rating], viewer: Any, game_type: str
          ) -> dict[str, Any] | None:
     """The signed-in member's rank, or what they still need for one."""
     if viewer is None or not getattr(viewer, "is_authenticated", False):
         return None
-    player = Player.objects.filter(user=viewer).first()
-    rating = getattr(player, r.rating) if player else None
-    games = getattr(player, r.games) if player else 0
-    if player is not None and eligible.filter(pk=player.pk).exists():
-        higher = eligible.filter(**{f"{r.rating}__gt": rating}).count()
+    row = Rating.objects.filter(user=viewer, game_type=game_type,
+                                kind=_kind(r, game_type)).first()
+    rating = row.value if row else None
+    games = row.games if row else 0
+    if row is not None and eligible.filter(pk=row.pk).exists():
+        higher = eligible.filter(value__gt=row.value).count()
         return {"rank": higher + 1, "rating": rating, "games": games, "user_id": viewer.pk}
     if games < MIN_GAMES:
         need = MIN_GAMES - games
@@ -96,9 +119,12 @@ def _you(r: _Rating, eligible: QuerySet[Player], viewer: Any, now: dt.datetime
     return {"rank": None, "rating": rating, "games": games, "why": why, "user_id": viewer.pk}
 
 
-def elo_board(viewer: Any = None, now: dt.datetime | None = None) -> Board:
-    return board(ELO, viewer, now)
+def elo_board(viewer: Any = None, now: dt.datetime | None = None,
+              game_type: str = CARGO_CONNECT) -> Board:
+    """The rated online board of a game type (Elo for Cargo Connect; the kind's method)."""
+    return board(ELO, viewer, now, game_type=game_type)
 
 
-def bot_board(viewer: Any = None, now: dt.datetime | None = None) -> Board:
-    return board(BOT, viewer, now)
+def bot_board(viewer: Any = None, now: dt.datetime | None = None,
+              game_type: str = CARGO_CONNECT) -> Board:
+    return board(BOT, viewer, now, game_type=game_type)

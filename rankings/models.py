@@ -1,11 +1,51 @@
-"""Rating history: one row per member per rated game (Elo online, the vs CargoBot rating
-against CargoBot), written by `rankings.ratings` in the transaction that records the result,
-deleted when the game is voided (its change taken back)."""
+"""Ratings and their history. `Rating`: a member's rating per game type and rating kind, the
+one place a rating is kept. History: one row per member per rated game (online: Elo or
+OpenSkill, by the game's kind; the vs CargoBot rating against CargoBot), written by
+`rankings.ratings` in the transaction that records the result, deleted when the game is
+voided (its change taken back). A history row's game type is its game's (`game.game_type`)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+
+from .elo import START_RATING
+
+
+class Rating(models.Model):
+    """A member's rating in one game type (`GameKind.key`, e.g. "cargo-connect") and one
+    rating kind: "elo" (rated online games, two seats), "openskill" (rated online games of
+    2-4 seats, OpenSkill's Plackett-Luce: `mu` and `sigma` are its numbers, `value` the
+    displayed rating derived from them, docs/ratings.md) or "vs_cargobot" (casual games
+    against CargoBot). `games` counts the games that moved it. Only `rankings.ratings`
+    writes it; a missing row is the start rating with no games."""
+
+    class Kind(models.TextChoices):
+        ELO = "elo", "Elo rating"
+        OPENSKILL = "openskill", "Rating"
+        VS_CARGOBOT = "vs_cargobot", "vs CargoBot rating"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="ratings")
+    game_type = models.CharField(max_length=32)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    value = models.IntegerField(default=START_RATING)
+    games = models.PositiveIntegerField(default=0)
+    mu = models.FloatField(null=True, blank=True)  # OpenSkill only
+    sigma = models.FloatField(null=True, blank=True)  # OpenSkill only
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game_type", "kind"],
+                                    name="rankings_rating_once"),
+        ]
+        indexes = [
+            # the boards: one type's one kind, best first (rankings.boards)
+            models.Index(fields=["game_type", "kind", "-value"], name="rankings_rating_board"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game_type} {self.kind}: {self.value}"
 
 
 class RatingChange(models.Model):
@@ -16,6 +56,12 @@ class RatingChange(models.Model):
     )
     before = models.IntegerField()
     after = models.IntegerField()
+    # An OpenSkill game's numbers before and after (before/after are the displayed ratings);
+    # None for Elo. Voiding puts back the change in mu and sigma by its size, as Elo's.
+    mu_before = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
+    mu_after = models.FloatField(null=True, blank=True)
+    sigma_after = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -5,8 +5,10 @@ building that panel's context for a request; only the selected tab's function ru
 A tab names the stylesheets its panel needs (`stylesheets`, static paths); the page loads
 the selected tab's beside its own (profile.css, which styles the tabs and `table.board`).
 
-The two rating boards and the Daily Challenge's monthly boards (rankings.daily_boards) are
-registered here; another app adds its own from its `AppConfig.ready()`:
+The two rating tabs (rated online, vs CargoBot), each with a switch between game types
+(`?type=`, Cargo Connect by default: its Elo and vs CargoBot boards), and the Daily
+Challenge's monthly boards (rankings.daily_boards) are registered here; another app adds
+its own from its `AppConfig.ready()`:
 
     from rankings.tabs import Tab, register_tab
     register_tab(Tab("weekly", "Weekly", 40, "puzzles/_weekly_board.html", weekly))
@@ -18,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
+from django.urls import reverse
 
 from . import boards, daily_boards
 
@@ -54,9 +57,30 @@ def _viewer(request: HttpRequest) -> Any:
     return request.user if request.user.is_authenticated else None
 
 
-register_tab(Tab("elo", "Elo", 10, "rankings/_board.html",
-                 lambda request: {"board": boards.elo_board(_viewer(request))}))
+def _game_type(request: HttpRequest, tab: str) -> tuple[str, list[dict[str, Any]]]:
+    """The game type a rating tab shows (`?type=`, Cargo Connect by default) and the switch
+    between the types (shown when there are several)."""
+    types = boards.game_types()
+    chosen = request.GET.get("type") or boards.CARGO_CONNECT
+    if chosen not in dict(types):
+        raise Http404(f"no game type {chosen!r}")
+    url = reverse("rankings:index")
+    switch = [{"key": key, "name": name, "selected": key == chosen,
+               "url": f"{url}?tab={tab}" + ("" if key == boards.CARGO_CONNECT
+                                             else f"&type={key}")} for key, name in types]
+    return chosen, switch
+
+
+def _rating_tab(tab: str, make: Callable[..., boards.Board]
+                ) -> Callable[[HttpRequest], dict[str, Any]]:
+    def context(request: HttpRequest) -> dict[str, Any]:
+        game_type, switch = _game_type(request, tab)
+        return {"board": make(_viewer(request), game_type=game_type), "game_types": switch}
+    return context
+
+
+register_tab(Tab("elo", "Elo", 10, "rankings/_board.html", _rating_tab("elo", boards.elo_board)))
 register_tab(Tab("bot", "vs CargoBot", 20, "rankings/_board.html",
-                 lambda request: {"board": boards.bot_board(_viewer(request))}))
+                 _rating_tab("bot", boards.bot_board)))
 register_tab(Tab("daily", "Daily Challenge", 30, "rankings/_daily_boards.html",
                  daily_boards.board_context, stylesheets=("css/daily.css",)))

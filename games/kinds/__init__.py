@@ -197,6 +197,11 @@ class GameKind(ABC):
     # False, the game's ply (one seat acts at a time); True, the seat's own count of its
     # decisions so far, so that seats deciding at the same time are each accepted.
     seat_sequences: bool = False
+    # How a rated online game of this kind moves its members' ratings (rankings.ratings,
+    # docs/ratings.md): "elo", two seats (a game of any other seat count is not rated);
+    # "openskill", OpenSkill's Plackett-Luce model over the finishing places, for 2-4 seats
+    # with shared places. Each game type keeps its own ratings either way.
+    rating_method: str = "elo"
 
     @abstractmethod
     def seat_key(self, seat: int) -> str:

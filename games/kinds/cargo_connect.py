@@ -119,6 +119,7 @@ class CargoConnect(GameKind):
     in_lobby = True
     lobby_hint = "Blue moves first."
     seat_markers = True
+    rating_method = "elo"  # unchanged: K 40 then 20 (rankings.elo)
     option_fields = (
         OptionField("size", "Bay size", choices=tuple((n, f"{n}×{n}") for n in SIZES),
                     default=DEFAULT_SIZE),

@@ -3,10 +3,9 @@ rating change, and is listed nowhere. After both have moved it can only be resig
 
 import pytest
 
-from accounts.models import Player
 from games import services
 from games.models import Game
-from rankings.models import RatingChange
+from rankings.models import Rating, RatingChange
 from tests.clocks.support import play, start, timed_game
 from tests.games.bot_support import eager
 from tests.games.support import member, new_bot_game
@@ -25,7 +24,7 @@ def test_either_player_aborts_before_both_have_moved(users, client):
     game = services.get_game(game.id)
     assert (game.status, game.termination, game.ended_by) == ("aborted", "aborted", 1)
     assert [(s.outcome, s.place) for s in game.seat_list] == [("", None), ("", None)]
-    assert not RatingChange.objects.exists() and not Player.objects.filter(rated_games__gt=0)
+    assert not RatingChange.objects.exists() and not Rating.objects.filter(games__gt=0)
     client.force_login(users["alice"])
     assert game.id not in client.get("/@/alice/games").content.decode()
     with pytest.raises(services.GameError) as refused:
@@ -51,7 +50,7 @@ def test_a_game_against_cargobot_is_aborted_without_a_rating(users):
     game = new_bot_game(users["alice"], color="blue")
     services.abort_game(game.id, actor=member(users["alice"]))
     assert Game.objects.get(id=game.id).status == "aborted"
-    assert Player.objects.filter(user=users["alice"], bot_games__gt=0).count() == 0
+    assert Rating.objects.filter(user=users["alice"], kind="vs_cargobot", games__gt=0).count() == 0
 
 
 def test_an_untimed_game_is_aborted_over_http(users, client):

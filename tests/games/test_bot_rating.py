@@ -12,6 +12,7 @@ from rankings.elo import BOT_RATINGS
 from rankings.models import BotRatingChange
 from tests.games.bot_support import lost_tasks
 from tests.games.support import Actor, bot_of, new_bot_game, new_game, rate_vs_bot
+from tests.rankings.support import set_rating
 
 __all__ = ["lost_tasks"]
 
@@ -66,7 +67,7 @@ def test_it_updates_with_exact_numbers_and_keeps_history(users, lost_tasks):
 
 def test_after_thirty_games_k_is_twenty_and_a_loss_to_easy_costs_plenty(users, lost_tasks):
     alice, bob = users["alice"], users["bob"]
-    Player.objects.create(user=alice, bot_rating=1500, bot_games=30)
+    set_rating(alice, "vs_cargobot", 1500, 30)
     finished_game(alice, "hard", "win")
     # Expected against 1600 from 1500: 0.3599; 20 * 0.6401 = 12.8 -> +13.
     assert Player.objects.get(user=alice).bot_rating == 1513

@@ -8,6 +8,7 @@ from games import services
 from rankings.elo import new_rating
 from rankings.models import RatingChange
 from tests.games.support import Actor, new_game
+from tests.rankings.support import set_rating
 
 
 def test_the_formula_with_k40_and_k20():
@@ -33,8 +34,8 @@ def test_a_first_game_moves_both_ratings_by_20(game, users):
 
 @pytest.mark.django_db
 def test_established_players_use_k20(game, users):
-    Player.objects.create(user=users["alice"], rating=1400, rated_games=30)
-    Player.objects.create(user=users["bob"], rating=1200, rated_games=45)
+    set_rating(users["alice"], "elo", 1400, 30)
+    set_rating(users["bob"], "elo", 1200, 45)
     services.resign(game.id, actor=Actor.of_user(users["bob"]))
     assert Player.objects.get(user=users["alice"]).rating == 1405
     assert Player.objects.get(user=users["bob"]).rating == 1195
@@ -42,7 +43,7 @@ def test_established_players_use_k20(game, users):
 
 @pytest.mark.django_db
 def test_a_provisional_player_against_an_established_one(game, users):
-    Player.objects.create(user=users["alice"], rating=1400, rated_games=30)  # K 20
+    set_rating(users["alice"], "elo", 1400, 30)  # K 20
     services.resign(game.id, actor=Actor.of_user(users["alice"]))  # bob (K 40, 1200) wins
     assert Player.objects.get(user=users["alice"]).rating == 1385
     assert Player.objects.get(user=users["bob"]).rating == 1230
