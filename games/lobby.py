@@ -32,7 +32,6 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
-from accounts.models import START_RATING
 
 from . import clocks, play
 from .actors import Actor
@@ -98,8 +97,28 @@ def describe_options(kind: GameKind, options: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def seek_info(challenge: Challenge) -> dict[str, Any]:
-    player = getattr(challenge.creator, "player", None)
+def creator_ratings(challenges: list[Challenge]) -> dict[tuple[int, str], int]:
+    """Each table's host's online rating of the table's game type, by (member, game type):
+    one query per game type listed (`rankings.ratings`; a member without a row is at the
+    start)."""
+    from rankings.ratings import online_kind, ratings_of, value_of
+
+    hosts: dict[str, set[int]] = {}
+    for challenge in challenges:
+        hosts.setdefault(challenge.game_type, set()).add(challenge.creator_id)
+    out = {}
+    for game_type, ids in hosts.items():
+        rows = ratings_of(sorted(ids), game_type, online_kind(game_type))
+        out.update({(user_id, game_type): value_of(rows.get(user_id)) for user_id in ids})
+    return out
+
+
+def seek_info(challenge: Challenge, ratings: dict[tuple[int, str], int] | None = None
+              ) -> dict[str, Any]:
+    """A table as the lobby lists it; `ratings` from `creator_ratings` when several are
+    listed at once (else the host's rating is read here)."""
+    if ratings is None:
+        ratings = creator_ratings([challenge])
     kind = challenge.kind
     free = _free(challenge)
     seats = table_seats(challenge)
@@ -107,7 +126,7 @@ def seek_info(challenge: Challenge) -> dict[str, Any]:
     return {
         "id": challenge.id,
         "by": challenge.creator.get_username(),
-        "rating": player.rating if player else START_RATING,
+        "rating": ratings[(challenge.creator_id, challenge.game_type)],
         "game_type": challenge.game_type,
         "size": challenge.size,
         "options": describe_options(kind, challenge.options),
@@ -139,7 +158,7 @@ def seek_info(challenge: Challenge) -> dict[str, Any]:
 
 
 def _with_seats(queryset: Any) -> Any:
-    return queryset.select_related("creator__player").prefetch_related("table_seats__user")
+    return queryset.select_related("creator").prefetch_related("table_seats__user")
 
 
 def open_seeks() -> list[dict[str, Any]]:
@@ -148,7 +167,9 @@ def open_seeks() -> list[dict[str, Any]]:
     offered = [kind.key for kind in all_kinds() if kind.in_lobby]
     seeks = Challenge.objects.filter(public=True, status=Challenge.Status.OPEN,
                                      game_type__in=offered)
-    return [seek_info(c) for c in _with_seats(seeks)[:100]]
+    listed = list(_with_seats(seeks)[:100])
+    ratings = creator_ratings(listed)
+    return [seek_info(c, ratings) for c in listed]
 
 
 def _checked(kind: GameKind, options: dict[str, Any], time_control: str

@@ -79,7 +79,7 @@ def _rating_tab(tab: str, make: Callable[..., boards.Board]
     return context
 
 
-register_tab(Tab("elo", "Elo", 10, "rankings/_board.html", _rating_tab("elo", boards.elo_board)))
+register_tab(Tab("elo", "Rated", 10, "rankings/_board.html", _rating_tab("elo", boards.elo_board)))
 register_tab(Tab("bot", "vs CargoBot", 20, "rankings/_board.html",
                  _rating_tab("bot", boards.bot_board)))
 register_tab(Tab("daily", "Daily Challenge", 30, "rankings/_daily_boards.html",

@@ -96,7 +96,8 @@ export function renderPlayers(container, state, you) {
   container.append(legend);
 }
 
-const RATING_WORDS = { elo: "Elo", vs_cargobot: "vs CargoBot rating", bot_level: "rated" };
+const RATING_WORDS = { elo: "Elo", openskill: "rating", vs_cargobot: "vs CargoBot rating", bot_level: "rated" };
+const CHANGE_WORDS = { elo: "Elo rating", openskill: "Rating", vs_cargobot: "vs CargoBot rating" };
 
 /** "Elo 1216", "vs CargoBot rating 1180", "rated 800" (CargoBot's level's fixed rating). */
 export function ratingWords(player) {
@@ -114,7 +115,7 @@ export function ratingChange(state, player) {
   const n = player.rating_change;
   const chip = el("span", `rating-change ${n > 0 ? "up" : n < 0 ? "down" : "same"}`, signedChange(n));
   chip.dataset.ratingChange = String(n);
-  const what = player.rating_kind === "vs_cargobot" ? "vs CargoBot rating" : "Elo rating";
+  const what = CHANGE_WORDS[player.rating_kind] ?? "Elo rating";
   chip.title = `${what} ${signedChange(n)} in this game`;
   return chip;
 }
@@ -275,9 +276,9 @@ export function renderAudit(container, state) {
   }
   const changes = SIDES.map((side) => state.players?.[side]).filter((p) => ratingChange(state, p));
   if (changes.length) {
-    const bot = changes.some((p) => p.rating_kind === "vs_cargobot");
     const tr = el("tr", "rating-row");
-    tr.append(el("th", "", bot ? "vs CargoBot rating" : "Elo rating"));
+    const kind = changes.find((p) => p.rating_kind === "vs_cargobot")?.rating_kind ?? changes[0].rating_kind;
+    tr.append(el("th", "", CHANGE_WORDS[kind] ?? "Elo rating"));
     for (const side of SIDES) {
       const player = state.players?.[side];
       const chip = ratingChange(state, player);
