@@ -141,9 +141,18 @@ def abort(request: HttpRequest, game_id: str) -> JsonResponse:
 
 @require_POST
 def claim(request: HttpRequest, game_id: str) -> JsonResponse:
+    """The socket's `claim` over HTTP: `result` (win or draw) with two seats, or `seat` (the
+    away seat handed to its stand-in) with more (games.abandonment)."""
+    if "seat" in request.POST and "result" not in request.POST:
+        seat = int_param(request.POST.get("seat"))
+        if seat is None:
+            return refusal(GameError(Code.BAD_FRAME, "a seat claim needs seat: a number"))
+        return _as_player(request, lambda actor: services.claim_seat(game_id, actor=actor,
+                                                                     seat=seat))
     result = request.POST.get("result", "")
     if result not in ("win", "draw"):
-        return refusal(GameError(Code.BAD_FRAME, "a claim needs result: win or draw"))
+        return refusal(GameError(Code.BAD_FRAME, "a claim needs result: win or draw, or "
+                                 "(more than two seats) seat"))
     return _as_player(request, lambda actor: services.claim_game(game_id, actor=actor,
                                                                  result=result))
 

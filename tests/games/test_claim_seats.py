@@ -146,3 +146,23 @@ async def test_claiming_a_seat_over_the_socket(bid_kind, users, connect, sent):
     assert frame["seat"] == SOUTH and frame["events"][0]["stand_in"] == "easy"
     assert await sync(seat_rows)(game.id) == [(None, False), (None, False), ("easy", True)]
     await alice.disconnect()
+
+
+@pytest.mark.django_db
+def test_claiming_a_seat_over_http(bid_kind, users, sent, client):
+    """The page's fallback when its socket is down: `POST /g/<id>/claim` with `seat`."""
+    game = live_bids(users)
+    client.force_login(users["alice"])
+    url = f"/g/{game.id}/claim"
+    bad = client.post(url, {"seat": "south"})
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_frame"
+    early = client.post(url, {"seat": str(SOUTH)})
+    assert early.status_code == 400 and "less than 60 s ago" in early.json()["message"]
+    assert seat_rows(game.id) == [(None, False)] * 3  # nothing changed
+    pass_time(game.id, 61)
+    answer = client.post(url, {"seat": str(SOUTH)})
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["type"] == "resigned" and body["seat"] == SOUTH
+    assert body["state"]["viewer"] == NORTH
+    assert seat_rows(game.id) == [(None, False), (None, False), ("easy", True)]
