@@ -32,7 +32,6 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
-
 from . import clocks, play
 from .actors import Actor
 from .broadcast import LOBBY_GROUP, send_on_commit, user_group
