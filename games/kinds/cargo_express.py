@@ -49,6 +49,7 @@ from express.moves import legal, legal_turns, movements, play, play_partial, wal
 from express.position import start_position, tunnel_twins
 from express.rules import (
     CAPACITY,
+    CARD_STEPS,
     CARDS,
     CHARACTERS,
     COLOURS,
@@ -295,6 +296,9 @@ class ExpressGame(LiveGame):
         if isinstance(walked, str):
             raise KindError(f"{step!r}: {walked}")
         card = q.plans[seat - 1][0]
+        if len(step) - driver not in CARD_STEPS[card]:
+            raise KindError(f"{step!r}: {card} moves {' or '.join(map(str, CARD_STEPS[card]))}"
+                            f" spaces")
         for end, path, uses in movements(q, seat, card):
             if end == walked[0] and uses == driver:
                 return path + ("*" if uses else "")
