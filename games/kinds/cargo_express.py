@@ -569,7 +569,9 @@ def _cards(plan: str) -> list[str]:
 
 
 class ExpressView:
-    """One viewer's state of a game (the shape in docs/live-protocol.md, "Cargo Express")."""
+    """One viewer's state of a game (the shape in docs/live-protocol.md, "Cargo Express").
+    Its keys never clash with the platform's (`seats`, `players`, `acting`, ...): each
+    seat's part is in `areas`."""
 
     def __init__(self, game: ExpressGame, viewer: Viewer) -> None:
         self.game = game
@@ -584,7 +586,7 @@ class ExpressView:
     def build(self) -> dict[str, Any]:
         g, q = self.game, self.q
         return {
-            "game": "cargo-express", "rules": q.rules, "players": q.n,
+            "game": "cargo-express", "rules": q.rules, "player_count": q.n, "over": g.over,
             "round": q.round, "phase": PHASES[q.phase], "phase_token": q.phase_token,
             "stationmaster": q.sm - 1, "order": [s - 1 for s in q.order()],
             "spaces": self.spaces(), "bag": len(q.bag), "deck": len(q.deck),
@@ -595,7 +597,7 @@ class ExpressView:
             "contracts": {cid: {"cars": cars, "value": value}
                           for cid, (cars, value) in CONTRACTS.items()},
             "cards": list(CARDS), "colours": COLOUR_NAMES,
-            "seats": [self.seat_state(s) for s in range(q.n)],
+            "areas": [self.area(s) for s in range(q.n)],
             "turn": self.turn(),
             "drawn": self.drawn(),
             "legal": self.legal() if self.seat is not None and not g.over else {},
@@ -621,7 +623,8 @@ class ExpressView:
             out.append(entry)
         return out
 
-    def seat_state(self, s: int) -> dict[str, Any]:
+    def area(self, s: int) -> dict[str, Any]:
+        """What lies in front of seat `s`: engine, train, yard, contracts, cards."""
         g, q, p0 = self.game, self.q, self.game.p
         meta = g.meta
         unrevealed = list(p0.plans[s])

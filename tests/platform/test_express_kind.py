@@ -112,7 +112,7 @@ def test_a_turn_is_sent_a_step_at_a_time_and_each_step_is_checked():
     assert [e["kind"] for e in events] == ["moved"]
     after = lg.view(seat)
     assert after["turn"]["steps"] == [paths[0]]
-    assert after["seats"][seat]["space"] == events[0]["end"]
+    assert after["areas"][seat]["space"] == events[0]["end"]
     if after["legal"]["end"]:
         lg.apply(seat, "end")
         assert lg.view(seat)["turn"]["seat"] != seat or lg.p.k == 1
@@ -187,9 +187,9 @@ def test_a_plan_may_be_replaced_until_planning_closes_and_others_see_only_ready(
     assert lg.acting() == [1, 2] and lg.deciding(0)
     events = lg.apply(0, "A3A2A1")  # replaced
     assert events[0]["replaced"] is True
-    assert lg.view(0)["seats"][0]["plan"] == ["A3", "A2", "A1"]
-    assert lg.view(1)["seats"][0]["plan"] is None and lg.view(1)["seats"][0]["stack"] == 3
-    assert lg.view(1)["seats"][0]["hand"] is None
+    assert lg.view(0)["areas"][0]["plan"] == ["A3", "A2", "A1"]
+    assert lg.view(1)["areas"][0]["plan"] is None and lg.view(1)["areas"][0]["stack"] == 3
+    assert lg.view(1)["areas"][0]["hand"] is None
     assert lg.tokens_for(1)[-2:] == ["???", "???"]
     lg.apply(1, "A2A1A3")
     lg.apply(2, "A1A3A2")  # the last commit closes planning
@@ -338,7 +338,7 @@ def test_events_and_tokens_reach_only_their_audience(n):
                         "?") == 3 - k or shown[index].endswith("?" * (3 - k))
                     assert shown[index].endswith("?" * (3 - k))
             state = lg.view(viewer)
-            for s, part in enumerate(state["seats"]):
+            for s, part in enumerate(state["areas"]):
                 if s != viewer:
                     assert part["plan"] is part["hand"] is part["open"] is None
             assert state["seed"] is None if "seed" in state else True
@@ -350,7 +350,7 @@ def test_after_the_game_everything_is_public():
     _, _, _, lg = play_through(3, 5)
     spectator = lg.view(None)
     assert all(part["plan"] is not None and part["open"] is not None
-               for part in spectator["seats"])
+               for part in spectator["areas"])
     assert spectator["result"]["places"] and lg.tokens_for(None) == lg.tokens
     assert "?" not in " ".join(lg.tokens_for(1))
 
