@@ -111,7 +111,8 @@ class Meta:
 
 def _event(e: EngineEvent, ply: int) -> Event:
     """An engine event for the site: seats 0-based (None: no seat), `only` a list of seats."""
-    d = {k: list(v) if isinstance(v, tuple) else v for k, v in e.as_dict().items()}
+    d: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v
+                         for k, v in e.as_dict().items()}
     d["seat"] = e.seat - 1 if e.seat else None
     d["only"] = None if e.only is None else [s - 1 for s in e.only]
     if "stationmaster" in d:
