@@ -325,9 +325,15 @@ def sweep_idle_games(at: dt.datetime | None = None) -> list[str]:
                 continue
             lg = live(game)
             finish.abort_game(game, lg, None, [])
-            send_on_commit_to_all(game, lambda viewer, game=game, lg=lg: {
-                "type": "ended", "ply": game.ply, "termination": game.termination,
-                "seat": None, "side": None, "events": [],
-                "state": frame_state(game, lg, viewer)})
+            _send_idle_ended(game, lg)
         aborted.append(game_id)
     return aborted
+
+
+def _send_idle_ended(game: Game, lg: LiveGame) -> None:
+    def frame(viewer: int | None) -> dict[str, Any]:
+        return {"type": "ended", "ply": game.ply, "termination": game.termination,
+                "seat": None, "side": None, "events": [],
+                "state": frame_state(game, lg, viewer)}
+
+    send_on_commit_to_all(game, frame)
