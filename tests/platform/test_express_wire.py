@@ -280,3 +280,19 @@ def test_every_seat_committing_at_once_on_its_own_connection_is_kept(users):
     assert sorted(outcomes) == [0, 1, 2, 3]
     row = services.get_game(game.id)
     assert live(row).p.phase == "a" and row.ply == 8
+
+
+@pytest.mark.parametrize("rated", [False, True])
+def test_when_every_person_has_left_a_casual_game_is_aborted_a_rated_one_ends(users, rated):
+    game = make_game(users, 3, rated=rated)
+    for name in NAMES[:3]:
+        services.resign(game.id, actor=Actor.member(users[name]))
+        row = services.get_game(game.id)
+        if name != "carol":
+            assert row.status == Game.Status.ACTIVE
+    if not rated:
+        assert (row.status, row.termination) == ("aborted", "aborted")
+        assert all(s.place is None for s in row.seat_list)
+    else:
+        assert (row.status, row.termination) == ("finished", "abandoned")
+        assert [s.place for s in row.seat_list] == [1, 1, 1]  # every one a leaver: last
