@@ -427,12 +427,19 @@ class ExpressGame(LiveGame):
                         self.tokens[entry[0]] == meta.pending[seat]:
                     entry[2] = -1
             meta.pending[seat] = None
-        if self.p.phase == "a" and self.p.turn_seat() - 1 == seat:
+        hidden = len(self.p.plans[seat])  # its cards go back to the hand unrevealed
+        its_turn = self.p.phase == "a" and self.p.turn_seat() - 1 == seat
+        if its_turn:
             meta.steps = []
+            hidden = max(0, hidden - 1)  # the card of its turn was revealed
+        if meta.stacks[seat]:
+            meta.stacks[seat] = meta.stacks[seat][:len(meta.stacks[seat]) - hidden]
         token = f"resign{seat + 1}"
         events = self._engine_play(token, ply)
-        return events + self._close_planning(ply) + (
-            self._advance(ply) if self.p.phase == "a" and not meta.steps else [])
+        if self.p.phase == "p":  # the others may all have committed: planning closes
+            return events + self._close_planning(ply)
+        # Its own turn in progress is now a dormant seat's: played, and the next revealed.
+        return events + (self._advance(ply) if its_turn else [])
 
     @property
     def over(self) -> bool:
