@@ -36,7 +36,7 @@ import hashlib
 import json
 import re
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from express import ExpressError, Position, format_position, parse_position
@@ -106,7 +106,11 @@ class Meta:
         return cls(**json.loads(text))
 
     def dump(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        """As JSON (by hand: `dataclasses.asdict` copies deeply, and every decision writes
+        the cache)."""
+        return json.dumps({"seed": self.seed, "seqs": self.seqs, "steps": self.steps,
+                           "pending": self.pending, "stacks": self.stacks,
+                           "plans": self.plans}, separators=(",", ":"))
 
 
 def _event(e: EngineEvent, ply: int) -> Event:
