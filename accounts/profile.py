@@ -310,6 +310,17 @@ def result_words(outcome: str, score: int | None, other: int | None, *, resigned
     return f"lost on the tiebreak, {_pair(score, other)}"
 
 
+def place_words(mine: Seat, seats: list[Seat]) -> str:
+    """A place at a table of more than two: "1st of 3 with 21", "2nd of 4 (shared) with
+    18", "4th of 4: left the game" (resigned, or out on time twice: a bot played on)."""
+    shared = sum(1 for s in seats if s.place == mine.place) > 1
+    words = f"{ORDINALS[mine.place - 1]} of {len(seats)}{' (shared)' if shared else ''}" \
+        if mine.place and mine.place <= len(ORDINALS) else f"place {mine.place}"
+    if mine.resigned:
+        return f"{words}: left the game"
+    return f"{words} with {mine.score}" if mine.score is not None else words
+
+
 def row_of(game: Game, user: Any) -> dict[str, Any]:
     """One game in a profile's lists: the member's side, the opponent, the result in words,
     the bay's size."""
@@ -323,6 +334,8 @@ def row_of(game: Game, user: Any) -> dict[str, Any]:
                  for s in others]
     if game.status == Game.Status.ACTIVE:
         result, outcome = "playing", "playing"
+    elif len(others) > 1 and mine.place:
+        result, outcome = place_words(mine, seats), mine.outcome
     else:
         other = others[0] if len(others) == 1 else None
         result = result_words(mine.outcome, mine.score, other.score if other else None,
@@ -332,6 +345,8 @@ def row_of(game: Game, user: Any) -> dict[str, Any]:
         outcome = mine.outcome
     return {"game": game, "side": kind.seat_key(mine.index), "side_label":
             kind.seat_label(mine.index), "opponents": opponents, "result": result,
-            "outcome": outcome, "size": kind.describe_options(game.options),
+            "outcome": outcome, "size": kind.describe_options(game.options)
+            or (f"{kind.name} · {len(seats)} players" if len(kind.seat_counts) > 1
+                else kind.name),
             "mode": "vs CargoBot" if game.mode == Game.Mode.BOT else
             "rated" if game.rated else "casual"}

@@ -94,6 +94,8 @@ def test_people_join_and_leave_then_the_host_starts_early_with_bots(users):
     assert seated(table.id) == [(0, "alice"), (1, "bob"), (3, "hard")]
     page = alice.get(f"/challenge/{table.id}").content.decode()
     assert "<h1>Table: Cargo Express · 4 players</h1>" in page
+    assert "The stationmaster, who goes first, is drawn from the game's secret seed." in \
+        page.replace("&#x27;", "'")
     assert "Start now with bots" in page and "ExpressBot Medium" in page
     response = alice.post(f"/challenge/{table.id}/start", {"level": "medium"})
     game = Game.objects.get()

@@ -100,6 +100,12 @@ def test_the_profile_shows_places_average_score_and_favourite_character(
     assert f'<dd class="average">{float(alice.score)}</dd>' in panel
     assert "<dt>Favourite character</dt>" in panel
     assert f'<dd class="favourite">{favourite[0]} <small>({favourite[1]}×)</small>' in panel
+    # the recent games say the place at the table, not a two-player result
+    ordinal = ("1st", "2nd", "3rd")[alice.place - 1]
+    shared = " (shared)" if [s.place for s in game.seat_list].count(alice.place) > 1 else ""
+    recent = html[html.index('class="game-list recent-games"'):]
+    assert f">{ordinal} of 3{shared} with {alice.score}</a>" in recent
+    assert "Cargo Express · 3 players · rated" in recent
 
 
 def test_the_rankings_tab_for_cargo_express(users, finished, client):
