@@ -1,9 +1,9 @@
 """Cargo Express outside its game page, in Chromium at 390 and 1366 px, dark and light
 (issue #26): the lobby's Cargo Express form (players, a bot level per seat, its clocks), a
-3-player table's row "Cargo Express · 3 players", the table's page with Start now with bots,
-and a profile with a rated Express game (the rating card and the places panel). axe finds
-nothing, no page scrolls sideways; screenshots express-lobby-*, express-table-*,
-express-profile-*."""
+4-player table's row "Cargo Express · 4 players" and its page with Start now with bots, a
+profile with a rated Express game (the rating card and the places panel) and the Cargo
+Express board (nobody on it yet: one game). axe finds nothing, no page scrolls sideways;
+screenshots express-lobby-*, express-table-*, express-profile-*, express-rankings-*."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ def test_the_express_lobby_table_and_profile_on_both_screens_and_themes(
                 sign_in(page, live_url, "marta@example.com", name="marta")
                 for name, path in (("lobby", "/play/?game=cargo-express"),
                                    ("table", f"/challenge/{express['table']}"),
-                                   ("profile", "/@/marta")):
+                                   ("profile", "/@/marta"),
+                                   ("rankings", "/rankings/?type=cargo-express")):
                     page.goto(live_url + path)
                     expect(page.locator("main")).to_be_visible()
                     try:
@@ -63,6 +64,9 @@ def test_the_express_lobby_table_and_profile_on_both_screens_and_themes(
                        ).to_have_text("4 seats, 1 free: marta (host), kofi, open, ExpressBot Hard")
                 page.goto(live_url + f"/challenge/{express['table']}")
                 expect(page.get_by_role("button", name="Start now with bots")).to_be_visible()
+                switch = page.get_by_role("navigation", name="Game type")
+                page.goto(live_url + "/rankings/?type=cargo-express")
+                expect(switch.locator('[aria-current="page"]')).to_have_text("Cargo Express")
                 page.goto(live_url + "/@/marta")
                 panel = page.locator('[data-game-type="cargo-express"]')
                 expect(panel.locator("h2")).to_have_text("Cargo Express")
