@@ -114,6 +114,39 @@ class GameStats(models.Model):
         return int(getattr(self, f"card_{card.lower()}"))
 
 
+class SeatStats(models.Model):
+    """One member's facts from one finished online game of a kind other than Cargo Connect
+    (whose facts are `GameStats`): Cargo Express now. The seat count, the place (1 = first;
+    shared places possible), the score, and the kind's tallies of what the seat chose
+    (`GameKind.seat_summary`: `{"character": {"Logistician": 4, ...}}`). Written once per
+    game and member after the result commits (`accounts.stats`), deleted when the game is
+    voided; the profile reads this table, never a replay."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="seat_stats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="seat_stats")
+    game_type = models.CharField(max_length=32)
+    seat = models.PositiveSmallIntegerField()
+    seat_count = models.PositiveSmallIntegerField()
+    rated = models.BooleanField(default=False)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.IntegerField(default=0)
+    resigned = models.BooleanField(default=False)
+    tallies = models.JSONField(default=dict)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="accounts_seat_stats_once"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "game_type"], name="accounts_seatstats_user_type"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game_id}: place {self.place} of {self.seat_count}"
+
+
 class EarnedAchievement(models.Model):
     """An achievement (`accounts.achievements.ACHIEVEMENTS`, by key) a member earned, with
     the game that earned it. At most one per member and key: the unique constraint makes

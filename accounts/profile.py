@@ -39,7 +39,7 @@ from rankings.ratings import CARGO_CONNECT, member_ratings
 
 from .achievements import ACHIEVEMENTS
 from .charts import line_chart
-from .models import EarnedAchievement, GameStats
+from .models import EarnedAchievement, GameStats, SeatStats
 from .stats import CARD_FIELDS, CARDS, COUNTED_MODES, SHAPE_FIELDS, SHAPES, card_names
 from .streaks import streaks_of
 
@@ -74,6 +74,7 @@ def profile(user: Any, viewer: Any = None, vs: Any = None) -> dict[str, Any]:
         "ratings": _ratings(user),
         "modes": _by_mode(stats),
         "totals": _totals(stats),
+        "other_games": other_games(user),
         "streaks": streaks_of(user),
         "cabinet": _cabinet(user),
         "opponents": _opponents(stats),
@@ -189,6 +190,46 @@ def _totals(stats: Any) -> dict[str, Any]:
     }
 
 
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+
+
+def other_games(user: Any) -> list[dict[str, Any]]:
+    """A panel per other game type the member has finished online games of (Cargo
+    Express): games, rated games, places, average score, and the favourite of each of the
+    kind's tallies (the character picked most), from `SeatStats`. One query whatever the
+    number of games: five small columns of the member's rows (as the streaks read theirs)."""
+    panels: dict[str, dict[str, Any]] = {}
+    rows = (SeatStats.objects.filter(user=user).order_by()
+            .values_list("game_type", "place", "rated", "score", "tallies"))
+    for game_type, place, rated, score, tallies in rows:
+        panel = panels.setdefault(game_type, {"games": 0, "rated": 0, "total": 0,
+                                              "places": {}, "tallies": {}})
+        panel["games"] += 1
+        panel["rated"] += int(rated)
+        panel["total"] += score
+        if place:
+            panel["places"][place] = panel["places"].get(place, 0) + 1
+        for tally, counts in (tallies or {}).items():
+            into = panel["tallies"].setdefault(tally, {})
+            for name, n in counts.items():
+                into[name] = into.get(name, 0) + int(n)
+    out = []
+    for game_type, panel in sorted(panels.items()):
+        most = min(max([4, *panel["places"]]), len(ORDINALS))
+        favourites = []
+        for tally, counts in sorted(panel["tallies"].items()):
+            if counts:
+                name, n = max(counts.items(), key=lambda item: (item[1], item[0]))
+                favourites.append({"label": f"Favourite {tally}", "name": name, "count": n})
+        out.append({"game_type": game_type, "name": _type_name(game_type),
+                    "games": panel["games"], "rated": panel["rated"],
+                    "places": [{"label": ORDINALS[p - 1], "count": panel["places"].get(p, 0)}
+                               for p in range(1, most + 1)],
+                    "average": round(panel["total"] / panel["games"], 1),
+                    "favourites": favourites})
+    return out
+
+
 def _cabinet(user: Any) -> list[dict[str, Any]]:
     """Every achievement in list order, with when and by which game it was earned."""
     earned = {e.key: e for e in EarnedAchievement.objects.filter(user=user)}
@@ -269,6 +310,17 @@ def result_words(outcome: str, score: int | None, other: int | None, *, resigned
     return f"lost on the tiebreak, {_pair(score, other)}"
 
 
+def place_words(mine: Seat, seats: list[Seat]) -> str:
+    """A place at a table of more than two: "1st of 3 with 21", "2nd of 4 (shared) with
+    18", "4th of 4: left the game" (resigned, or out on time twice: a bot played on)."""
+    shared = sum(1 for s in seats if s.place == mine.place) > 1
+    words = f"{ORDINALS[mine.place - 1]} of {len(seats)}{' (shared)' if shared else ''}" \
+        if mine.place and mine.place <= len(ORDINALS) else f"place {mine.place}"
+    if mine.resigned:
+        return f"{words}: left the game"
+    return f"{words} with {mine.score}" if mine.score is not None else words
+
+
 def row_of(game: Game, user: Any) -> dict[str, Any]:
     """One game in a profile's lists: the member's side, the opponent, the result in words,
     the bay's size."""
@@ -282,6 +334,8 @@ def row_of(game: Game, user: Any) -> dict[str, Any]:
                  for s in others]
     if game.status == Game.Status.ACTIVE:
         result, outcome = "playing", "playing"
+    elif len(others) > 1 and mine.place:
+        result, outcome = place_words(mine, seats), mine.outcome
     else:
         other = others[0] if len(others) == 1 else None
         result = result_words(mine.outcome, mine.score, other.score if other else None,
@@ -291,6 +345,8 @@ def row_of(game: Game, user: Any) -> dict[str, Any]:
         outcome = mine.outcome
     return {"game": game, "side": kind.seat_key(mine.index), "side_label":
             kind.seat_label(mine.index), "opponents": opponents, "result": result,
-            "outcome": outcome, "size": kind.describe_options(game.options),
+            "outcome": outcome, "size": kind.describe_options(game.options)
+            or (f"{kind.name} · {len(seats)} players" if len(kind.seat_counts) > 1
+                else kind.name),
             "mode": "vs CargoBot" if game.mode == Game.Mode.BOT else
             "rated" if game.rated else "casual"}

@@ -6,6 +6,10 @@ rows; nothing replays a game per page view.
 
 Which games count (`counts`): finished Cargo Connect games played online or casually against
 CargoBot. Daily Challenge games and puzzles count nowhere. A voided game's rows are deleted.
+
+Other kinds (Cargo Express): one `SeatStats` row per member seat of a finished online game,
+rated or casual (`seat_rows_for`): the seat count, the place, the score and the kind's
+tallies of what the seat chose (`GameKind.seat_summary`, from the stored decisions).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from games.kinds import get_kind
 from games.models import Game, Seat, Turn
 from games.results import Ending, Stage, on_game_end
 
-from .models import GameStats
+from .models import GameStats, SeatStats
 
 GAME_TYPE = "cargo-connect"
 COUNTED_MODES = (Game.Mode.ONLINE, Game.Mode.BOT)
@@ -129,10 +133,40 @@ def write(game: Game) -> list[GameStats]:
     return rows
 
 
+def counts_seats(game: Game) -> bool:
+    """Does a game give `SeatStats` rows? Finished online games of the other kinds."""
+    return (game.game_type != GAME_TYPE and game.mode == Game.Mode.ONLINE
+            and game.status == Game.Status.FINISHED)
+
+
+def seat_rows_for(game: Game) -> list[SeatStats]:
+    """The rows a finished online game of another kind gives, one per member seat (none
+    for a member in two seats)."""
+    if not counts_seats(game) or game.finished_at is None:
+        return []
+    seats = game.seat_list
+    members = [s.user_id for s in seats if s.user_id is not None]
+    if not members or len(set(members)) != len(members):
+        return []
+    turns = list(Turn.objects.filter(game=game).order_by("ply").values_list("seat", "token"))
+    summary = game.kind.seat_summary(game.start, [t for _, t in turns],
+                                     [s for s, _ in turns])
+    return [SeatStats(game=game, user_id=seat.user_id, game_type=game.game_type,
+                      seat=seat.index, seat_count=len(seats), rated=game.rated,
+                      place=seat.place, score=seat.score or 0, resigned=seat.resigned,
+                      tallies=summary[seat.index] if seat.index < len(summary) else {},
+                      finished_at=game.finished_at)
+            for seat in seats if seat.user_id is not None]
+
+
 @on_game_end("accounts.stats", Stage.AFTER_COMMIT, order=10)
 def record_stats(ending: Ending) -> None:
     if ending.voided:
         with transaction.atomic():
             GameStats.objects.filter(game=ending.game).delete()
+            SeatStats.objects.filter(game=ending.game).delete()
         return
     write(ending.game)
+    rows = seat_rows_for(ending.game)
+    if rows:
+        SeatStats.objects.bulk_create(rows, ignore_conflicts=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 
 from . import clocks
+from .kinds import GameKind
 
 UNTIMED_CASUAL = "Untimed (casual: not rated)"
 UNTIMED = "untimed"  # the form's word for games.clocks.UNTIMED ("")
@@ -42,15 +43,31 @@ class TimeControlField(forms.ChoiceField):
         return clocks.UNTIMED if code in (UNTIMED, "") else str(code)
 
 
+def seek_choices(kind: GameKind) -> list[tuple[str, str]]:
+    """The time controls a kind's tables are offered: its own (`GameKind.time_presets`),
+    else the platform's."""
+    return _choices(kind.time_presets) if kind.time_presets else SEEK_CHOICES
+
+
+def seek_default(kind: GameKind) -> str:
+    """The time control first checked for a kind's table (one it offers)."""
+    codes = [code for code, _ in seek_choices(kind)]
+    return kind.default_time_control if kind.default_time_control in codes else codes[0]
+
+
 class SeekForm(forms.Form):
     """A seek in the lobby or a challenge by link: live, correspondence, or untimed (then
-    the game is casual)."""
+    the game is casual); `kind` the table's game, whose time controls are offered (all the
+    platform's presets when none is given)."""
 
     time_control = TimeControlField(choices=SEEK_CHOICES, initial=DEFAULT_SEEK)
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: object, kind: GameKind | None = None, **kwargs: object) -> None:
         kwargs.setdefault("auto_id", "seek_%s")
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if kind is not None and kind.time_presets:
+            self.fields["time_control"] = TimeControlField(choices=seek_choices(kind),
+                                                           initial=seek_default(kind))
 
 
 class BotGameForm(forms.Form):

@@ -96,6 +96,15 @@ def describe_options(kind: GameKind, options: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def describe_table(kind: GameKind, options: dict[str, Any], seat_count: int) -> str:
+    """A table's words in lists: its options, then its player count when the kind is
+    played by several counts ("3 players"; Cargo Connect's tables say "6×6" alone)."""
+    parts = [describe_options(kind, options)]
+    if len(kind.seat_counts) > 1:
+        parts.append(f"{seat_count} players")
+    return " · ".join(p for p in parts if p)
+
+
 def creator_ratings(challenges: list[Challenge]) -> dict[tuple[int, str], int]:
     """Each table's host's online rating of the table's game type, by (member, game type):
     one query per game type listed (`rankings.ratings`; a member without a row is at the
@@ -128,7 +137,7 @@ def seek_info(challenge: Challenge, ratings: dict[tuple[int, str], int] | None =
         "rating": ratings[(challenge.creator_id, challenge.game_type)],
         "game_type": challenge.game_type,
         "size": challenge.size,
-        "options": describe_options(kind, challenge.options),
+        "options": describe_table(kind, challenge.options, challenge.seat_count),
         "rules": challenge.rules,
         "color": RANDOM if challenge.seat is None else kind.seat_key(challenge.seat),
         # who plays what, from each side: the creator's seat and the next person's
@@ -196,8 +205,13 @@ def _checked_bots(kind: GameKind, bots: Mapping[int, str], seat_count: int, rate
         if not 0 <= index < seat_count or index == host_seat:
             raise GameError(Code.BAD_REQUEST, f"no free seat {index + 1} for a bot")
     if seat_count - len(bots) < MIN_PEOPLE:
-        raise GameError(Code.BAD_REQUEST, f"a table needs at least {MIN_PEOPLE} people: "
-                        f"leave {MIN_PEOPLE - 1} seat(s) open besides yours")
+        room = seat_count - MIN_PEOPLE
+        raise GameError(Code.BAD_REQUEST, f"a table needs at least {MIN_PEOPLE} people, so a "
+                        f"{seat_count}-player table has room for "
+                        + (f"{room} bot{'s' if room > 1 else ''}" if room else
+                           "no bot (one person with bots is a game against the bots, "
+                           "which tables do not make)")
+                        + ": leave that seat open or choose more players")
     return bots
 
 

@@ -258,8 +258,24 @@ class GameKind(ABC):
         return {}
 
     def describe_options(self, options: dict[str, Any]) -> str:
-        """A few words for lists ("6×6")."""
+        """A few words for lists ("6×6"); the lobby adds the player count when the kind
+        has several (games.lobby.describe_table)."""
         return ""
+
+    # The time controls the lobby offers for this kind's tables (`games.clocks` codes; ""
+    # untimed), in the order shown; () offers the platform's presets (games.forms). A kind
+    # whose game has many more decision points than Cargo Connect's offers longer clocks
+    # (docs/clocks.md).
+    time_presets: tuple[str, ...] = ()
+    default_time_control: str = "10+5"
+
+    def seat_summary(self, start: str, tokens: list[str], seats: list[int]
+                     ) -> list[dict[str, dict[str, int]]]:
+        """What each seat did in a finished game, for profiles (accounts.stats): per seat,
+        named tallies of what it chose, e.g. `{"character": {"Logistician": 4}}` (the
+        profile shows each tally's most chosen entry as the member's favourite). `tokens`
+        and `seats` as for `replay`. None by default."""
+        return [{} for _ in range(max(seats, default=-1) + 1)]
 
     # The lobby (games.lobby, docs/tables.md). A kind the lobby offers says so with
     # `in_lobby`; its seeks and tables take the options `option_fields` describe (each

@@ -759,6 +759,9 @@ class CargoExpress(GameKind):
     view_module = "js/cargo-express/view.js"
     replay_template = "games/cargo-express/replay.html"
     replay_module = "js/cargo-express/replay.js"
+    # About 50 decision points per seat (10 rounds of a pick, a plan, three turns and a
+    # swap now and then): 3+2 leaves 6 s a decision, too short for a plan (docs/clocks.md).
+    time_presets = ("5+3", "10+5", "15+10", "1d", "3d", "")
 
     def seat_key(self, seat: int) -> str:
         return SEAT_KEYS[seat]
@@ -812,6 +815,19 @@ class CargoExpress(GameKind):
             return game.bot_token(seat, level, (seed * 31 + seat) % 2 ** 63)
         except ExpressError as e:
             raise KindError(str(e)) from None
+
+    def seat_summary(self, start: str, tokens: list[str], seats: list[int]
+                     ) -> list[dict[str, dict[str, int]]]:
+        """Each seat's character picks by name (a pick's token is the character's key;
+        the picks the kind makes for a dormant seat are no seat's decision)."""
+        n = parse_position(start.partition("\n")[0]).n
+        out: list[dict[str, dict[str, int]]] = [{"character": {}} for _ in range(n)]
+        for seat, token in zip(seats, tokens, strict=True):
+            if token in CHARACTER_NAMES:
+                picks = out[seat]["character"]
+                name = CHARACTER_NAMES[token]
+                picks[name] = picks.get(name, 0) + 1
+        return out
 
     def facts(self, game_id: str, start: str, over: bool) -> dict[str, Any]:
         """The seed's hash from the start; the seed itself once the game is over."""

@@ -22,12 +22,12 @@ from .. import services
 from ..actors import Actor, actor_of, ensure_session
 from ..forms import (
     BOT_CHOICES,
-    DEFAULT_SEEK,
-    SEEK_CHOICES,
     UNTIMED,
     BotGameForm,
     SeekForm,
     first_error,
+    seek_choices,
+    seek_default,
 )
 from ..kinds import GameKind, all_kinds, get_kind
 from ..lobby import MIN_PEOPLE, join_table, my_challenges, quick_pair, seek_info
@@ -48,6 +48,12 @@ def _lobby_kind(key: str | None) -> GameKind:
     return next((k for k in kinds if k.key == key), kinds[0])
 
 
+def _lobby_url(kind: GameKind) -> str:
+    """The lobby with this kind's seek form (Cargo Connect's is the lobby's own)."""
+    url = reverse("games:index")
+    return url if kind.key == CARGO_CONNECT else f"{url}?game={kind.key}"
+
+
 def _option_groups(kind: GameKind) -> list[dict[str, Any]]:
     """The kind's option fields, drawn as rows of pills (templates/games/_choices.html)."""
     return [{"legend": f.label, "name": f.name, "checked": f.default,
@@ -66,9 +72,22 @@ def _table_groups(kind: GameKind) -> list[dict[str, Any]]:
     if kind.bot_levels and most - MIN_PEOPLE > 0:
         bots = [("", "A person"), *((level, kind.bot_name(level)) for level in kind.bot_levels)]
         for index in range(1, most):
-            groups.append({"legend": f"Seat {index + 1} ({kind.seat_label(index)})",
+            label, named = f"Seat {index + 1}", kind.seat_label(index)
+            groups.append({"legend": label if named == label else f"{label} ({named})",
                            "name": f"bot_{index}", "checked": "", "choices": bots})
     return groups
+
+
+def _bots_hint(kind: GameKind) -> str:
+    """Which tables take bots: at least `MIN_PEOPLE` people sit at a table."""
+    counts = [n for n in kind.seat_counts if n > MIN_PEOPLE]
+    if not counts or not kind.bot_levels:
+        return ""
+    most = max(n - MIN_PEOPLE for n in counts)
+    sizes = " and ".join(f"{n}-player" for n in counts)
+    return (f"Bots sit only at casual {sizes} tables, at most {most}: a table is for at "
+            f"least {MIN_PEOPLE} people. A seat left to a person is filled by whoever joins, "
+            "or by a bot if you start early.")
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -92,6 +111,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "option_groups": _option_groups(chosen),
         "count_groups": [g for g in _table_groups(chosen) if g["name"] == "seats"],
         "bot_groups": [g for g in _table_groups(chosen) if g["name"] != "seats"],
+        "bots_hint": _bots_hint(chosen),
         "color_choices": [("random", "Random"), *((chosen.seat_key(i), chosen.seat_label(i))
                                                   for i in range(seats))],
         "rated_choices": [("rated", "Rated"), ("casual", "Casual")],
@@ -102,8 +122,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "bot_choices": [(level, f"{kind.bot_name(level)} ({BOT_RATINGS[level]})")
                         for level in levels],
         "bot_default": levels[0],
-        "seek_time_choices": SEEK_CHOICES,
-        "seek_time_default": DEFAULT_SEEK,
+        "seek_time_choices": seek_choices(chosen),
+        "seek_time_default": seek_default(chosen),
         "bot_time_choices": BOT_CHOICES,
         "bot_time_default": UNTIMED,
         "seeks_url": reverse("games:seeks_json"),
@@ -150,11 +170,11 @@ def _bots_posted(request: HttpRequest, kind: GameKind) -> dict[int, str]:
 def create_seek(request: HttpRequest) -> HttpResponse:
     """A table of the chosen kind (`game_type`), with its options from the kind's fields."""
     public = request.POST.get("mode", "lobby") != "link"
-    form = SeekForm(request.POST)
+    kind = _lobby_kind(request.POST.get("game_type", CARGO_CONNECT))
+    form = SeekForm(request.POST, kind=kind)
     if not form.is_valid():
         messages.error(request, first_error(form))
-        return redirect("games:index")
-    kind = _lobby_kind(request.POST.get("game_type", CARGO_CONNECT))
+        return redirect(_lobby_url(kind))
     try:
         challenge = services.create_challenge(
             request.user, options=kind.options_from(request.POST), game_type=kind.key,
@@ -166,9 +186,9 @@ def create_seek(request: HttpRequest) -> HttpResponse:
         )
     except GameError as refused:
         messages.error(request, refused.message)
-        return redirect("games:index")
+        return redirect(_lobby_url(kind))
     if public:
-        return redirect("games:index")
+        return redirect(_lobby_url(kind))
     return redirect("games:challenge", challenge_id=challenge.id)
 
 
@@ -178,13 +198,13 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     """A Play button: into a waiting seek with the same options and time control, or a
     new seek of ours (then the lobby shows it waiting). The form's fields are the kind's
     options and the time control (10+5 when left out)."""
+    kind = _lobby_kind(request.POST.get("game_type", CARGO_CONNECT))
     data = request.POST.copy()
-    data.setdefault("time_control", DEFAULT_SEEK)
-    form = SeekForm(data)
+    data.setdefault("time_control", seek_default(kind))
+    form = SeekForm(data, kind=kind)
     if not form.is_valid():
         messages.error(request, first_error(form))
         return redirect("games:index")
-    kind = _lobby_kind(request.POST.get("game_type", CARGO_CONNECT))
     try:
         game, seek = quick_pair(request.user, options=kind.options_from(request.POST),
                                 time_control=form.cleaned_data["time_control"],

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services
+from games import kinds, services
 from rankings import boards
 from tests.rankings.conftest import play_bids
 
@@ -37,7 +37,15 @@ def test_the_board_of_a_game_type_rated_by_openskill(users, rated_bid, client):
 
 
 def test_with_one_game_type_there_is_no_switch(users, client):
+    # the site has two (Cargo Connect and Cargo Express): the switch names both
     html = client.get("/rankings/").content.decode()
+    assert 'aria-label="Game type"' in html and "Cargo Express" in html
+    express = kinds.get_kind("cargo-express")
+    kinds.unregister("cargo-express")
+    try:
+        html = client.get("/rankings/").content.decode()
+    finally:
+        kinds.register(express)
     assert 'aria-label="Game type"' not in html
 
 

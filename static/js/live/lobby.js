@@ -77,7 +77,7 @@ function seekRow(seek, me, csrf, several) {
   player.append(el("span", "rating", String(seek.rating)));
   const plays = mine ? seek.creator_plays : seek.taker_plays;
   const time = `${seek.time_control_label}${seek.rated ? "" : " · casual"}`;
-  const options = seek.options || `${seek.size}×${seek.size}`;
+  const options = seek.options || (seek.size ? `${seek.size}×${seek.size}` : "");
   li.append(player, el("span", "seek-size", several ? `${seek.game_name} · ${options}` : options),
             el("span", "seek-time", time));
   if (table) {
