@@ -1,0 +1,118 @@
+// The Cargo Express view of the live game page (issue #26), driven by the live shell
+// (static/js/live/shell.js) through the interface in docs/live-frontend.md. It draws the
+// state the server built for this viewer: the loop track, the seats, the characters, the
+// viewer's own secrets, the decision controls from `state.legal`, the log of the round and
+// the final scoring. It animates from each turn frame's events. No rule is decided here.
+import { Track, touchedSpaces } from "./board.js";
+import { Controls } from "./controls.js";
+import {
+  centreNode,
+  renderCharacters,
+  renderLog,
+  renderMine,
+  renderScores,
+  renderSeats,
+  renderSeed,
+  statusWords,
+} from "./panels.js";
+import { eventWords, outcomeWords, seatName } from "./words.js";
+
+/** The shell also exposes its debug handle ({state, socket, view}) under this name. */
+export const debugName = "expressGame";
+
+/** Draw every part of the page for `state` (also the replay's and How to play's board). */
+export function drawParts(root, state, { track, targets } = {}) {
+  const $ = (selector) => root.querySelector(selector);
+  if (track) track.render(state, { targets, centre: centreNode(state) });
+  const status = $("[data-round-status]");
+  if (status) status.textContent = state.over ? outcomeWords(state) : statusWords(state);
+  if ($("[data-seats]")) renderSeats($("[data-seats]"), state);
+  if ($("[data-characters]")) renderCharacters($("[data-characters]"), state);
+  if ($("[data-mine]")) renderMine($("[data-mine]"), state);
+  if ($("[data-scores]")) renderScores($("[data-scores]"), state);
+  renderSeed($("[data-seed]"), state);
+}
+
+/** The sentences of a turn frame's events. */
+export function frameWords(state, events) {
+  return (events || []).map((event) => eventWords(state, event)).filter(Boolean);
+}
+
+export function createView(root, initial, { sendTurn }) {
+  const $ = (selector) => root.querySelector(selector);
+  const track = new Track($("[data-track]"));
+  const controls = new Controls($("[data-controls]"), { onSend: sendTurn });
+  let state = initial;
+  let interactive = false;
+  let log = [];
+  let logRound = initial.round;
+
+  const drawAll = () => {
+    const targets = controls.targets(state, interactive);
+    drawParts(root, state, { track, targets });
+    controls.update(state, interactive);
+    renderLog($("[data-log]"), log);
+  };
+
+  const addToLog = (after, events) => {
+    for (const event of events || []) {
+      if (event.kind === "phase" && event.round !== logRound) { log = []; logRound = event.round; }
+      const words = eventWords(after, event);
+      if (words) log.push(words);
+    }
+    log = log.slice(-60);
+  };
+
+  const showReveal = (before, events) => {
+    const box = $("[data-reveal]");
+    const revealed = (events || []).find((e) => e.kind === "revealed");
+    if (!box || !revealed) return;
+    box.hidden = false;
+    box.textContent = `${seatName(before, revealed.seat)} reveals ${revealed.card}${revealed.usable ? "" : " (not usable: the turn is lost)"}`;
+    box.dataset.card = revealed.card;
+  };
+
+  return {
+    track, // for tests and debugging (expressGame.view.track)
+    controls,
+
+    draw(next) {
+      state = next;
+      drawAll();
+    },
+
+    async animate(frame, before) {
+      const after = { ...before, ...(frame.state || {}) };
+      addToLog(after, frame.events);
+      showReveal(before, frame.events);
+      try {
+        await track.play(frame.events || [], before);
+      } catch (error) {
+        console.error(error);
+      }
+    },
+
+    describeTurn(frame, after) {
+      const words = frameWords(after || state, frame.events);
+      let text = words.slice(-4).join(" ") || "A decision was made.";
+      if (after?.over) text += ` ${outcomeWords(after)}`;
+      else if (after && after.viewer !== null && after.viewer !== undefined
+               && (after.acting || []).includes(after.viewer)) text += " Your decision.";
+      return text;
+    },
+
+    describeOutcome(over) {
+      return outcomeWords(over);
+    },
+
+    setInteractive(on) {
+      if (on === interactive) return;
+      interactive = on;
+      drawAll();
+    },
+
+    showLast(frame) {
+      track.setMarked(touchedSpaces(frame.events));
+    },
+  };
+}
