@@ -72,14 +72,14 @@ export function renderCharacters(container, state) {
 function cardsWords(state, part, i) {
   const mine = i === state.viewer;
   if (state.phase === "plan" || state.phase === "pick") {
-    if (mine && part.plan) return `9 cards, 3 committed: ${part.plan.join(", ")}`;
+    if (part.plan?.length) return `${mine ? "9 cards, 3 committed" : "3 face down"}: ${part.plan.join(", ")}`;
     if (part.committed) return mine ? "9 cards, 3 committed" : "ready: 3 face down";
     return state.phase === "plan" ? "planning…" : "9 cards";
   }
   if (state.phase === "turn") {
     const face = part.stack ?? 0;
     const played = part.played?.length ? `; played ${part.played.join(", ")}` : "";
-    if (mine && part.plan?.length) return `${face} face down (${part.plan.join(", ")})${played}`;
+    if (part.plan?.length) return `${face} face down (${part.plan.join(", ")})${played}`;
     return `${face} face down${played}`;
   }
   return part.played?.length ? `played ${part.played.join(", ")}` : "9 cards";

@@ -197,6 +197,8 @@ export function eventWords(state, event) {
     case "contracts-drawn":
       return event.kept ? `You drew ${event.drawn.join(" and ")} and kept ${event.kept}.`
         : `You drew ${event.drawn.join(" and ")} and kept none.`;
+    case "contracts-offered":
+      return event.drawn || event.cards ? `You drew ${(event.drawn || event.cards).join(" and ")}: keep one.` : "";
     case "fulfilled":
       return `${who} fulfils contract ${event.contract} with ${carsWords(event.cars)} for ${event.value} points.`;
     case "reordered":
