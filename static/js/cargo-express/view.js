@@ -38,6 +38,15 @@ export function frameWords(state, events) {
   return (events || []).map((event) => eventWords(state, event)).filter(Boolean);
 }
 
+// A control's identity across redraws: its data attributes.
+const focusKey = (node) => Object.entries(node.dataset || {}).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`).join("");
+
+function refocus(root, key) {
+  const again = key ? root.querySelector(`button${key}:not(:disabled)`) : null;
+  const first = root.querySelector("[data-controls] button:not(:disabled), .xp-space-inner.is-target");
+  (again || first)?.focus();
+}
+
 export function createView(root, initial, { sendTurn }) {
   const $ = (selector) => root.querySelector(selector);
   const track = new Track($("[data-track]"));
@@ -47,11 +56,18 @@ export function createView(root, initial, { sendTurn }) {
   let log = [];
   let logRound = initial.round;
 
+  // Redrawing replaces the controls: keep the keyboard's place in them (the same step, or
+  // the first control left) instead of dropping focus to the page.
   const drawAll = () => {
+    const focused = document.activeElement;
+    const inside = focused && focused !== document.body
+      && (root.querySelector("[data-controls]")?.contains(focused) || track.root.contains(focused));
+    const key = inside ? focusKey(focused) : null;
     const targets = controls.targets(state, interactive);
     drawParts(root, state, { track, targets });
     controls.update(state, interactive);
     renderLog($("[data-log]"), log);
+    if (inside && !root.contains(focused)) refocus(root, key);
   };
 
   const addToLog = (after, events) => {
