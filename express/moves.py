@@ -421,45 +421,21 @@ def play_resign(p: Position, resign: Resign, token: str, events: Events = None) 
     p.resign(resign.seat, events)
 
 
-def play_turn(p: Position, t: Turn, token: str, events: Events = None) -> None:
-    """Check and apply one turn of the seat to move (rule 24), step by step."""
+def play_turn(p: Position, t: Turn, token: str, events: Events = None, *,
+              end: bool = True) -> None:
+    """Check and apply one turn of the seat to move (rule 24), step by step.
+
+    ``end=False`` stops before the turn ends (:func:`play_partial`: a turn sent a step at a
+    time, whose steps so far ``t`` writes; the same checks and the same events)."""
     if p.phase != "a":
         raise _illegal(token, "a turn is played only in the action phase")
     seat = p.turn_seat()
-    i = seat - 1
-    if p.resigned[i]:
-        if t.card != "-" or not t.lost:
-            raise _illegal(token, f"seat {seat} is dormant: its turn is written -:~")
-        if events is not None:
-            events.append(ev.TurnLost(seat, reason="dormant"))
-        _end(p, token, events)
-        return
-    card = p.plans[i][0]
-    if t.card != card:
-        raise _illegal(token, f"seat {seat}'s next card is {card}, not {t.card}")
-    usable = p.usable(seat, card)
-    lost = not usable or not movements(p, seat, card)
-    if lost != t.lost:
-        if lost:
-            raise _illegal(token, f"the turn is lost ({card} needs engine {card[0]}, the engine "
-                                  f"is {ENGINES[p.engine[i]]}, or no path exists): write "
-                                  f"{card}:~")
-        raise _illegal(token, f"{card} is usable, so the turn is not lost")
-    p.plans[i].pop(0)
-    if events is not None:
-        events.append(ev.CardRevealed(seat, card=card, usable=usable))
-    if lost:
-        if events is not None:
-            events.append(ev.TurnLost(seat, reason="unusable" if not usable else "no-path"))
+    if _reveal(p, t.card, t.lost, token, events):
         _end(p, token, events)
         return
     if t.special:
-        piece = p.board[p.loc[i]]
-        if piece[0] != "X" or not p.cars[piece]:
-            raise _illegal(token, "^ needs a complex with a car under the locomotive")
-        if len(p.train[i]) >= p.capacity(seat):
-            raise _illegal(token, "^: the train is full")
-        p.attach(seat, (1,), True, events)
+        _special(p, seat, token, events)
+    card = p.plans[seat - 1].pop(0)
     steps = len(t.path) - t.driver
     if steps not in CARD_STEPS[card]:
         want = " or ".join(str(k + t.driver) for k in CARD_STEPS[card])
@@ -469,14 +445,16 @@ def play_turn(p: Position, t: Turn, token: str, events: Events = None) -> None:
     walked = walk_path(p, seat, t.path)
     if isinstance(walked, str):
         raise _illegal(token, walked)
-    end, entered = walked
+    end_space, entered = walked
+    i = seat - 1
     start = p.loc[i]
-    p.loc[i] = end
+    p.loc[i] = end_space
     if t.driver:
         p.driver_used = True
     if events is not None:
         events.append(ev.Moved(seat, path=t.path + ("*" if t.driver else ""),
-                               spaces=tuple(entered), start=start, end=end, driver=t.driver))
+                               spaces=tuple(entered), start=start, end=end_space,
+                               driver=t.driver))
     for f in t.pre:
         _fulfil(p, seat, f, token, events)
     signed: str | None = None
@@ -488,7 +466,75 @@ def play_turn(p: Position, t: Turn, token: str, events: Events = None) -> None:
             raise _illegal(token, f"f{f.contract}: in a turn whose action is a sign, a contract "
                                   f"held before the sign is fulfilled right before it")
         _fulfil(p, seat, f, token, events)
-    _end(p, token, events)
+    if end:
+        _end(p, token, events)
+
+
+def _reveal(p: Position, card: str, lost_written: bool, token: str, events: Events) -> bool:
+    """The start of the seat to move's turn: its card checked against the written one and
+    revealed (rule 24.1). True when the turn is over with that (a dormant seat, a lost
+    turn: rule 24.2), the card then gone from the stack; else the card stays on top until
+    the movement uses it."""
+    seat = p.turn_seat()
+    i = seat - 1
+    if p.resigned[i]:
+        if card != "-" or not lost_written:
+            raise _illegal(token, f"seat {seat} is dormant: its turn is written -:~")
+        if events is not None:
+            events.append(ev.TurnLost(seat, reason="dormant"))
+        return True
+    top = p.plans[i][0]
+    if card != top:
+        raise _illegal(token, f"seat {seat}'s next card is {top}, not {card}")
+    usable = p.usable(seat, top)
+    lost = not usable or not movements(p, seat, top)
+    if lost != lost_written:
+        if lost:
+            raise _illegal(token, f"the turn is lost ({top} needs engine {top[0]}, the engine "
+                                  f"is {ENGINES[p.engine[i]]}, or no path exists): write "
+                                  f"{top}:~")
+        raise _illegal(token, f"{top} is usable, so the turn is not lost")
+    if events is not None:
+        events.append(ev.CardRevealed(seat, card=top, usable=usable))
+    if lost:
+        p.plans[i].pop(0)
+        if events is not None:
+            events.append(ev.TurnLost(seat, reason="unusable" if not usable else "no-path"))
+        return True
+    return False
+
+
+def _special(p: Position, seat: int, token: str, events: Events) -> None:
+    """Rule 36: the special attach before movement (the leftmost car under the locomotive)."""
+    i = seat - 1
+    piece = p.board[p.loc[i]]
+    if piece[0] != "X" or not p.cars[piece]:
+        raise _illegal(token, "^ needs a complex with a car under the locomotive")
+    if len(p.train[i]) >= p.capacity(seat):
+        raise _illegal(token, "^: the train is full")
+    p.attach(seat, (1,), True, events)
+
+
+def play_partial(p: Position, steps: list[str], events: Events = None) -> None:
+    """The seat to move's turn as far as ``steps`` go, the turn not ended (web.md 3: a turn
+    sent a step at a time). ``steps`` are the turn's written steps in order, without its
+    card (``["^", ">>", "f03"]``), and may stop anywhere, even before the path (``[]``: the
+    card revealed only; ``["^"]``). Checked and applied as :func:`play_turn` would (the same
+    events); a turn that is lost is not played here. Raises ExpressError, the position then
+    undefined (apply to a copy)."""
+    if p.phase != "a":
+        raise _illegal(".".join(steps), "a turn is played only in the action phase")
+    seat = p.turn_seat()
+    i = seat - 1
+    card = "-" if p.resigned[i] else p.plans[i][0]
+    token = f"{card}:" + ".".join(steps)
+    if any(step != "^" for step in steps):
+        play_turn(p, parse_turn(token), token, events, end=False)
+        return
+    if _reveal(p, card, False, token, events):
+        raise _illegal(token, "the turn is lost: it is not played a step at a time")
+    if steps:
+        _special(p, seat, token, events)
 
 
 def _end(p: Position, token: str, events: Events) -> None:

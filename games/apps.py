@@ -6,7 +6,10 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from .kinds import cargo_connect  # noqa: F401  (registers Cargo Connect)
+        from .kinds import (
+            cargo_connect,  # noqa: F401  (registers Cargo Connect)
+            cargo_express,  # noqa: F401  (registers Cargo Express)
+        )
         from .signout import connect_signals
 
         connect_signals()  # sign-out, password change, deactivation close a member's sockets

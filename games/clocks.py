@@ -206,14 +206,18 @@ class Clocks:
             self.starts.setdefault(seat, at)
 
     def after_turn(self, seat: int, at: dt.datetime, acting: Sequence[int],
-                   over: bool) -> None:
+                   over: bool, continuing: bool = False) -> None:
         """The bookkeeping of one decision at `at`: charge `seat` the time since its own
         clock started (less the lag allowance) and add the increment (live) or give it a
         new turn's time (correspondence); note that it moved; then the clocks of the seats
         acting next run (`start`: the seats still deciding keep theirs running; none once
         over). A timed-out decision the site made for a seat is one too: its charge is all
-        it had left."""
+        it had left. `continuing`: the decision was a step of a larger one (a turn sent a
+        step at a time): the seat's clock runs on from where it started, uncharged."""
         left = self.left[seat]
+        if continuing and seat in self.starts and not over:
+            self.start(acting, at)
+            return
         if left is not None and seat in self.starts:
             if self.control.live:
                 self.left[seat] = max(0, left - self._used(seat, at)) + \

@@ -190,6 +190,7 @@ def record_text(game_id: str, site: str) -> tuple[Game, str]:
         places = tuple(s.place or 1 for s in game.seat_list)
     headers.update(Date=game.created_at.strftime("%Y.%m.%d"),
                    Result=_result_header(places), Site=site)
+    headers.update(kind.record_headers(game.id, game.start, game.is_over))
     return game, lg.record(headers, record_viewer(game))
 
 

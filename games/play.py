@@ -137,7 +137,7 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
                             state_of(game, lg, viewer=seat))
         timeouts.refuse_if_fallen(game)
         acting = lg.acting()
-        if seat not in acting:
+        if not lg.deciding(seat):
             names = " or ".join(game.kind.seat_key(s) for s in acting)
             raise GameError(Code.NOT_YOUR_TURN, f"it is {names}'s turn", game.ply)
         try:

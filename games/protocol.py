@@ -179,6 +179,7 @@ def state(game: Game, lg: LiveGame, *, viewer: Viewer, final: bool,
         resigned=kind.seat_key(resigned[0]) if resigned else None,
         rematch=rematch if final else None,
     )
+    state.update(kind.facts(game.id, game.start, game.is_over if final else lg.over))
     if kind.seat_sequences:  # public: how many decisions each seat has made
         state["seqs"] = [lg.sequence(s) for s in range(len(seats))]
     if final and game.status == Game.Status.VOIDED:

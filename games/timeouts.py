@@ -69,7 +69,8 @@ def charge(game: Game, seat: int, lg: LiveGame) -> list[str]:
     game_clocks = clocks.of_game(game)
     if game_clocks is None:
         return []
-    game_clocks.after_turn(seat, timezone.now(), lg.acting(), lg.over)
+    game_clocks.after_turn(seat, timezone.now(), lg.acting(), lg.over,
+                           continuing=lg.mid_decision(seat))
     fields = clocks.put(game, game_clocks)
     watch_on_commit(game)
     return fields

@@ -99,6 +99,19 @@ class LiveGame(ABC):
     def acting(self) -> list[int]:
         """The seats that may decide now, in seat order ([] when over)."""
 
+    def deciding(self, seat: int) -> bool:
+        """May `seat` send a decision now? The acting seats, and a kind may let others too
+        (Cargo Express: a seat that has committed its plan may replace it until planning
+        closes, while only the seats still to commit are `acting`: awaited, clocks running,
+        bots asked)."""
+        return seat in self.acting()
+
+    def mid_decision(self, seat: int) -> bool:
+        """Is `seat`'s last decision part of a larger one it has not finished (a step of a
+        turn)? Its clock then runs on, neither charged nor given its increment, until the
+        decision point is over (docs/clocks.md)."""
+        return False
+
     @abstractmethod
     def apply(self, seat: int, token: str) -> list[Event]:
         """Apply `seat`'s decision; its events, each with `ply`. Raises KindError and
@@ -234,6 +247,15 @@ class GameKind(ABC):
         """`seat`'s decision at `level`; `game` is `LiveGame.redacted(seat)`: what that
         seat may know, and no more."""
         raise KindError(f"{self.name} has no bots")
+
+    def facts(self, game_id: str, start: str, over: bool) -> dict[str, Any]:
+        """Public facts of a game from its start, added to every viewer's state (Cargo
+        Express: the seed's hash, and the seed once the game is over). None by default."""
+        return {}
+
+    def record_headers(self, game_id: str, start: str, over: bool) -> dict[str, str]:
+        """Headers the kind adds to a game's record (Cargo Express: `SeedHash`)."""
+        return {}
 
     def describe_options(self, options: dict[str, Any]) -> str:
         """A few words for lists ("6×6")."""

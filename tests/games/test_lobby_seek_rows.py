@@ -16,7 +16,7 @@ def test_each_row_says_who_plays_what_from_the_viewers_side(users, client):
     row = html[html.index(f'data-id="{blue.id}"'):]
     row = row[:row.index("</li>")]
     assert '<span class="seek-player">alice<span class="rating">1200</span></span>' in row
-    assert '<span class="seek-size">7×7</span>' in row
+    assert '<span class="seek-size">Cargo Connect · 7×7</span>' in row
     assert "You play Orange" in row and f'action="/challenge/{blue.id}/accept"' in row
     row = html[html.index(f'data-id="{anyway.id}"'):]
     assert "You play random" in row[:row.index("</li>")]

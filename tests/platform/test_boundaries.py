@@ -29,7 +29,8 @@ ALLOWED = {("puzzles/daily/live.py", "games.services")}
 ENGINES = ("engine", "express")
 # Each game kind's module and the one engine it may import. A new kind adds its line here
 # (Cargo Express's kind will be the first site module to import `express`).
-KIND_ENGINES = {"games/kinds/cargo_connect.py": "engine"}
+KIND_ENGINES = {"games/kinds/cargo_connect.py": "engine",
+                "games/kinds/cargo_express.py": "express"}
 # Besides the kinds: Cargo Connect's own code outside play, which may import `engine` (and
 # only `engine`). A path ending in "/" is a whole folder.
 CARGO_CONNECT_OWN = ("puzzles/", "cargosite/howto.py")
