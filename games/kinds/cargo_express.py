@@ -49,6 +49,7 @@ from express.moves import legal, legal_turns, movements, play, play_partial, wal
 from express.position import start_position, tunnel_twins
 from express.rules import (
     CAPACITY,
+    CARD_STEPS,
     CARDS,
     CHARACTERS,
     COLOURS,
@@ -295,6 +296,9 @@ class ExpressGame(LiveGame):
         if isinstance(walked, str):
             raise KindError(f"{step!r}: {walked}")
         card = q.plans[seat - 1][0]
+        if len(step) - driver not in CARD_STEPS[card]:
+            raise KindError(f"{step!r}: {card} moves {' or '.join(map(str, CARD_STEPS[card]))}"
+                            f" spaces")
         for end, path, uses in movements(q, seat, card):
             if end == walked[0] and uses == driver:
                 return path + ("*" if uses else "")
@@ -565,7 +569,9 @@ def _cards(plan: str) -> list[str]:
 
 
 class ExpressView:
-    """One viewer's state of a game (the shape in docs/live-protocol.md, "Cargo Express")."""
+    """One viewer's state of a game (the shape in docs/live-protocol.md, "Cargo Express").
+    Its keys never clash with the platform's (`seats`, `players`, `acting`, ...): each
+    seat's part is in `areas`."""
 
     def __init__(self, game: ExpressGame, viewer: Viewer) -> None:
         self.game = game
@@ -580,7 +586,7 @@ class ExpressView:
     def build(self) -> dict[str, Any]:
         g, q = self.game, self.q
         return {
-            "game": "cargo-express", "rules": q.rules, "players": q.n,
+            "game": "cargo-express", "rules": q.rules, "player_count": q.n, "over": g.over,
             "round": q.round, "phase": PHASES[q.phase], "phase_token": q.phase_token,
             "stationmaster": q.sm - 1, "order": [s - 1 for s in q.order()],
             "spaces": self.spaces(), "bag": len(q.bag), "deck": len(q.deck),
@@ -591,7 +597,7 @@ class ExpressView:
             "contracts": {cid: {"cars": cars, "value": value}
                           for cid, (cars, value) in CONTRACTS.items()},
             "cards": list(CARDS), "colours": COLOUR_NAMES,
-            "seats": [self.seat_state(s) for s in range(q.n)],
+            "areas": [self.area(s) for s in range(q.n)],
             "turn": self.turn(),
             "drawn": self.drawn(),
             "legal": self.legal() if self.seat is not None and not g.over else {},
@@ -617,7 +623,8 @@ class ExpressView:
             out.append(entry)
         return out
 
-    def seat_state(self, s: int) -> dict[str, Any]:
+    def area(self, s: int) -> dict[str, Any]:
+        """What lies in front of seat `s`: engine, train, yard, contracts, cards."""
         g, q, p0 = self.game, self.q, self.game.p
         meta = g.meta
         unrevealed = list(p0.plans[s])
