@@ -1,7 +1,7 @@
-"""Hand-written Cargo Express states in the shape issue #26's kind sends (one per phase), for
-the view's browser tests on the test-only harness page
-(tests/platform/web/static/express-harness.html). The platform's seat fields (side, label,
-name) and the kind's (engine, train, …) stand in one `seats` list here."""
+"""Hand-written Cargo Express states in the shape of docs/live-protocol.md ("Cargo Express"),
+one per phase, for the view's browser tests on the test-only harness page
+(tests/platform/web/static/express-harness.html): the kind's part of each seat in `areas`,
+the platform's (side, label, name) in `seats`."""
 
 from __future__ import annotations
 
@@ -35,11 +35,14 @@ CARDS = ["A1", "A2", "A3", "B3", "B4", "C4", "C5", "C6", "D"]
 NAMES = ["alice", "bob", "CargoBot Easy"]
 
 
+def platform_seat(i: int) -> dict[str, Any]:
+    return {"seat": i, "side": f"seat{i + 1}", "label": f"Seat {i + 1}", "name": NAMES[i],
+            "rating": None, "bot": "easy" if i == 2 else None}
+
+
 def seat(i: int, viewer: int | None, **kind: Any) -> dict[str, Any]:
     base = {
-        "seat": i, "side": f"seat{i + 1}", "label": f"Seat {i + 1}", "name": NAMES[i],
-        "rating": None, "bot": "easy" if i == 2 else None,
-        "engine": "A", "capacity": 1, "space": [4, 10, 1][i], "train": "", "yard": "",
+        "seat": i, "engine": "A", "capacity": 1, "space": [4, 10, 1][i], "train": "", "yard": "",
         "fulfilled": [], "open_count": 1, "open": ["13"] if i == viewer else None,
         "character": None, "dormant": False, "committed": False, "played": [], "stack": 0,
         "plan": None, "hand": None, "score": None,
@@ -50,7 +53,7 @@ def seat(i: int, viewer: int | None, **kind: Any) -> dict[str, Any]:
 
 def base(viewer: int | None = 0) -> dict[str, Any]:
     return {
-        "id": "xp1", "game": "cargo-express", "rules": "x0.2", "players": 3,
+        "id": "xp1", "game": "cargo-express", "rules": "x0.2", "player_count": 3,
         "round": 1, "phase": "pick", "phase_token": "c0", "stationmaster": 0,
         "order": [0, 1, 2], "spaces": copy.deepcopy(SPACES), "bag": 33, "deck": 15,
         "bag_empty": False, "last_round": False,
@@ -61,7 +64,8 @@ def base(viewer: int | None = 0) -> dict[str, Any]:
         ],
         "contracts": CONTRACTS, "cards": CARDS,
         "colours": {"r": "red", "b": "blue", "g": "green", "n": "brown", "w": "white"},
-        "seats": [seat(i, viewer) for i in range(3)],
+        "areas": [seat(i, viewer) for i in range(3)],
+        "seats": [platform_seat(i) for i in range(3)],
         "turn": None, "drawn": None, "legal": {}, "result": None,
         "seed_hash": "9f2c" * 16, "seed": None,
         "acting": [0], "viewer": viewer, "over": False, "status": "active", "turns": [],
@@ -79,11 +83,11 @@ def plan(viewer: int | None = 0, committed: bool = False) -> dict[str, Any]:
     s = base(viewer)
     s.update(phase="plan", phase_token="p", acting=[0, 1, 2] if not committed else [0, 1, 2])
     for i, ch in enumerate(["Lo", "Dr", "Ma"]):
-        s["seats"][i]["character"] = ch
+        s["areas"][i]["character"] = ch
         s["characters"][[c["key"] for c in s["characters"]].index(ch)]["holder"] = i
-    s["seats"][1]["committed"] = True
+    s["areas"][1]["committed"] = True
     if viewer is not None:
-        own = s["seats"][viewer]
+        own = s["areas"][viewer]
         if committed:
             own.update(committed=True, plan=["A2", "A1", "A3"],
                        hand=["B3", "B4", "C4", "C5", "C6", "D"])
@@ -97,14 +101,14 @@ def plan(viewer: int | None = 0, committed: bool = False) -> dict[str, Any]:
 def turn(viewer: int | None = 0, signing: bool = False) -> dict[str, Any]:
     s = plan(viewer)
     s.update(phase="turn", phase_token="a0", acting=[0])
-    for i, part in enumerate(s["seats"]):
+    for i, part in enumerate(s["areas"]):
         part.update(committed=True, stack=2, played=["A2"] if i == 0 else [], hand=None)
         if i != 0:
             part["stack"] = 3
-    s["seats"][0]["train"] = "g"
+    s["areas"][0]["train"] = "g"
     s["turn"] = {"seat": 0, "card": "A2", "number": 1, "of": 9, "steps": []}
     if viewer == 0:
-        s["seats"][0].update(plan=["A1", "A3"], hand=["B3", "B4", "C4", "C5", "C6", "D", "A2"])
+        s["areas"][0].update(plan=["A1", "A3"], hand=["B3", "B4", "C4", "C5", "C6", "D", "A2"])
         if signing:
             s["turn"]["steps"] = [">>", "s"]
             s["drawn"] = ["10", "08"]
@@ -118,14 +122,14 @@ def turn(viewer: int | None = 0, signing: bool = False) -> dict[str, Any]:
                 "end": False,
             }
     elif viewer is not None:
-        s["seats"][viewer]["plan"] = ["B3", "A1", "A3"]
+        s["areas"][viewer]["plan"] = ["B3", "A1", "A3"]
     return s
 
 
 def swap(viewer: int | None = 1) -> dict[str, Any]:
     s = turn(viewer)
     s.update(phase="swap", phase_token="r", acting=[1], stationmaster=1, turn=None)
-    for part in s["seats"]:
+    for part in s["areas"]:
         part.update(stack=0, played=[], character=None, plan=None)
     for c in s["characters"]:
         c["holder"] = None
@@ -149,6 +153,6 @@ def over(viewer: int | None = None) -> dict[str, Any]:
     ]
     s["result"] = {"scores": [19, 13, 0], "tiebreak": [9, 7, 4], "places": [1, 2, 3],
                    "winners": [0], "breakdown": breakdown}
-    for i, part in enumerate(s["seats"]):
+    for i, part in enumerate(s["areas"]):
         part["open"] = breakdown[i]["open"]
     return s

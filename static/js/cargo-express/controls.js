@@ -48,6 +48,7 @@ export class Controls {
     const legal = state.legal || {};
     if (state.phase === "turn") {
       for (const move of legal.moves || []) {
+        if (move.end === null || move.end === undefined) continue;
         const paths = (legal.moves || []).filter((m) => m.end === move.end);
         out.set(move.end, {
           label: paths.length > 1 ? `Move to space ${move.end} (${paths.length} ways)` : `Move to space ${move.end}`,
@@ -174,7 +175,9 @@ export class Controls {
     if (fulfils.length) this.group("Fulfil", fulfils.map((s) => [s, stepWords(state, s)]));
     if (legal.end) {
       const end = button("End turn", () => this.send("end"), { cls: "btn primary", data: { step: "end" } });
-      this.root.append(el("div", "xp-actions")).append(end);
+      const box = el("div", "xp-actions");
+      box.append(end);
+      this.root.append(box);
     }
   }
 
@@ -187,7 +190,8 @@ export class Controls {
     const shown = this.chooser === null ? moves : moves.filter((m) => m.end === this.chooser);
     for (const move of shown) {
       const words = `${pathWords(move.path)}${move.driver ? " (uses the Driver)" : ""}`;
-      list.append(button(`Space ${move.end} (${move.path})`, () => this.send(move.path), { label: `Space ${move.end} (${move.path}): ${words}`, data: { path: move.path } }));
+      const where = move.end === null || move.end === undefined ? "Move" : `Space ${move.end}`;
+      list.append(button(`${where} (${move.path})`, () => this.send(move.path), { label: `${where} (${move.path}): ${words}`, data: { path: move.path } }));
     }
     box.append(list);
     this.root.append(box);

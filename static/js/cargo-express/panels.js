@@ -118,7 +118,7 @@ function seatPanel(state, part, i) {
   box.append(head);
   const facts = el("dl", "xp-facts-list");
   const cap = part.capacity ?? CAPACITY[part.engine];
-  facts.append(row("Engine", `${part.engine}, ${cap} ${cap === 1 ? "car" : "cars"} at most`));
+  facts.append(row("Engine", part.engine ? `${part.engine}, ${cap} ${cap === 1 ? "car" : "cars"} at most` : "–"));
   facts.append(row("Train", carsValue(part.train, cap)));
   facts.append(row("Yard", carsValue(part.yard)));
   const done = (part.fulfilled || []).map((c) => `${c.id} (${carsWords(c.cars)}, ${c.value})`);

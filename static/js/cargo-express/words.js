@@ -27,9 +27,9 @@ const TUNNEL_MARKS = { T1: "I", T2: "II" };
 export const carsWords = (cars) =>
   cars ? [...cars].map((c) => COLOURS[c] || c).join(", ") : "no cars";
 
-/** The kind's own part of each seat (engine, train, yard…), whatever the list is called. */
+/** The kind's own part of each seat (engine, train, yard…): `state.areas`, by seat. */
 export function seatParts(state) {
-  return state.trains || state.express_seats || state.tables || state.seats || [];
+  return state.areas || [];
 }
 
 /** "Seat 2" or "bob (Seat 2)". */
@@ -51,6 +51,7 @@ export function listWords(items) {
 export function cardWords(card) {
   if (!card) return "";
   if (card === "D") return "D (1 or 2 spaces)";
+  if (!/^[ABC][1-6]$/.test(card)) return card;
   return `${card} (class ${card[0]}, ${card.slice(1)} ${card.slice(1) === "1" ? "space" : "spaces"})`;
 }
 
