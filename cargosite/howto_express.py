@@ -24,7 +24,14 @@ def _play_until(kind: GameKind, game: LiveGame, done: Any, limit: int = 2000) ->
             return
         seat = game.acting()[0]
         token = kind.bot_decision(game.redacted(seat), seat, BOT_LEVEL, 7 + seat)
-        game.apply(seat, token)
+        # A step at a time, as the page sends them (a whole turn "CARD:STEPS" is its steps).
+        for step in token.rpartition(":")[2].split(".") if ":" in token else [token]:
+            game.apply(seat, step)
+
+
+def _fourth_turn(state: dict[str, Any]) -> bool:
+    """The action phase, three cards played: trains have cars, complexes were refilled."""
+    return state.get("phase") == "turn" and (state.get("turn") or {}).get("number", 0) >= 4
 
 
 def _public(game: LiveGame) -> dict[str, Any]:
@@ -42,7 +49,7 @@ def boards() -> list[dict[str, Any]]:
     out = [{"id": "xp-start", "section": "track", "title": "The start of a game for three",
             "text": "Each locomotive stands on the complex of its own colour; every "
                     "complex holds three cars from the bag.", "state": _public(game)}]
-    _play_until(kind, game, lambda s: s.get("phase") == "turn" and (s.get("turn") or {}).get("number", 0) >= 4)
+    _play_until(kind, game, _fourth_turn)
     out.append({"id": "xp-action", "section": "round", "title": "Round 1, during the action phase",
                 "text": "Three cards have been revealed and played: locomotives have moved "
                         "and picked up cars, and the complexes were refilled from the bag.",

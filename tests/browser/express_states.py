@@ -25,12 +25,10 @@ SPACES: list[dict[str, Any]] = [
     {"space": 13, "piece": "X4", "kind": "complex", "cars": "bbw", "owner": None},
 ]
 
-CONTRACTS = {
-    **{f"{i:02d}": {"cars": c, "value": 3} for i, c in zip(range(1, 6), ["rr", "bb", "gg", "nn", "ww"], strict=True)},
-    **{f"{i:02d}": {"cars": c, "value": 5} for i, c in zip(range(6, 11), ["rbg", "bgn", "gnw", "rnw", "rbw"], strict=True)},
-    **{f"{i:02d}": {"cars": c, "value": 7} for i, c in zip(range(11, 16), ["rrbb", "bbgg", "ggnn", "nnww", "rrww"], strict=True)},
-    **{f"{i:02d}": {"cars": "rbgnw", "value": 9} for i in range(16, 19)},
-}
+CONTRACT_CARS = ["rr", "bb", "gg", "nn", "ww", "rbg", "bgn", "gnw", "rnw", "rbw",
+                 "rrbb", "bbgg", "ggnn", "nnww", "rrww", "rbgnw", "rbgnw", "rbgnw"]
+CONTRACTS = {f"{i + 1:02d}": {"cars": cars, "value": 2 * len(cars) - 1 if len(cars) < 5 else 9}
+             for i, cars in enumerate(CONTRACT_CARS)}
 CARDS = ["A1", "A2", "A3", "B3", "B4", "C4", "C5", "C6", "D"]
 NAMES = ["alice", "bob", "CargoBot Easy"]
 

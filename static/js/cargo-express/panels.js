@@ -159,11 +159,11 @@ export function renderMine(container, state) {
 }
 
 /** The final scoring, broken down per seat, and the places. */
-export function renderScores(container, state) {
+export function renderScores(container, state, { heading = "h2" } = {}) {
   const result = state.result;
   container.hidden = !result;
   if (!result) return;
-  container.replaceChildren(el("h2", "", "Final scoring"));
+  container.replaceChildren(el(heading, "", "Final scoring"));
   const table = el("table", "xp-scores");
   const head = el("tr");
   for (const h of ["Seat", "Place", "Cars", "Sets of 5", "Car points", "Contracts", "Open (−2 each)", "Total", "Tiebreak cars"]) {

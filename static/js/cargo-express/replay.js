@@ -47,6 +47,24 @@ export function mountReplay(root, data) {
     $("[data-message]").textContent = text;
     $("[data-announce]").textContent = text;
     drawList();
+    const round = state.round;
+    $("[data-round-at]").textContent = `Round ${round}`;
+    $("[data-round-prev]").disabled = roundStart(round - 1) === null && roundStart(round) === at;
+    $("[data-round-next]").disabled = roundStart(round + 1) === null;
+  }
+
+  // The first decision of round `r` (the state where it begins), or null.
+  function roundStart(r) {
+    const k = states.findIndex((s) => s.round === r);
+    return k < 0 ? null : k;
+  }
+
+  function jumpRound(delta) {
+    const r = states[at].round;
+    const start = roundStart(r);
+    if (delta < 0 && start !== null && start < at) return go(start);
+    const k = roundStart(r + delta);
+    if (k !== null) go(k);
   }
 
   function go(k) {
@@ -73,6 +91,8 @@ export function mountReplay(root, data) {
   $("[data-prev]").addEventListener("click", () => go(at - 1));
   $("[data-next]").addEventListener("click", () => go(at + 1));
   $("[data-last]").addEventListener("click", () => go(last));
+  $("[data-round-prev]").addEventListener("click", () => jumpRound(-1));
+  $("[data-round-next]").addEventListener("click", () => jumpRound(1));
   document.addEventListener("keydown", (event) => {
     if (event.target.closest?.("input, textarea, select")) return;
     const target = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last }[event.key];

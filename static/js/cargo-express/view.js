@@ -55,6 +55,7 @@ export function createView(root, initial, { sendTurn }) {
   let interactive = false;
   let log = [];
   let logRound = initial.round;
+  let revealedBy = null; // the seat whose card the banner names
 
   // Redrawing replaces the controls: keep the keyboard's place in them (the same step, or
   // the first control left) instead of dropping focus to the page.
@@ -84,6 +85,7 @@ export function createView(root, initial, { sendTurn }) {
     const revealed = (events || []).find((e) => e.kind === "revealed");
     if (!box || !revealed) return;
     box.hidden = false;
+    revealedBy = revealed.seat;
     box.textContent = `${seatName(before, revealed.seat)} reveals ${revealed.card}${revealed.usable ? "" : " (not usable: the turn is lost)"}`;
     box.dataset.card = revealed.card;
   };
@@ -94,6 +96,8 @@ export function createView(root, initial, { sendTurn }) {
 
     draw(next) {
       state = next;
+      const reveal = $("[data-reveal]");
+      if (reveal && (state.phase !== "turn" || state.turn?.seat !== revealedBy)) reveal.hidden = true;
       drawAll();
     },
 
