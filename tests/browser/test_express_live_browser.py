@@ -59,11 +59,11 @@ def decide(page: Page) -> str | None:
             choice = found.first.get_attribute("data-pick") or found.first.inner_text()
             found.first.click()
             return choice
-    cards = controls.locator(".xp-card:not(.is-unusable)")
-    if cards.count() >= 3 and controls.locator("[data-commit]").is_enabled() is False:
-        if not controls.locator(".xp-card[aria-pressed=true]").count():
-            for i in range(3):
-                controls.locator(".xp-card:not(.is-unusable)").nth(i).click()
+    if controls.locator(".xp-card[aria-pressed=true]").count():
+        return None  # committed: it could be replaced, but one stack is enough here
+    if controls.locator(".xp-card:not(.is-unusable)").count() >= 3:
+        for i in range(3):
+            controls.locator(".xp-card:not(.is-unusable)").nth(i).click()
         controls.locator("[data-commit]").click()
         return "commit"
     return None
@@ -96,9 +96,29 @@ def test_two_people_play_into_the_second_round(two_people, chromium_path, live_u
                     width = 1366 if i == 0 else 390
                     shoot(page, f"express-live-plan-{width}-{'dark' if i == 0 else 'light'}")
                     assert_accessible(page, f"live plan seat {i}")
-                if decide(page):
+                choice = decide(page)
+                if choice:
                     moved = True
                     page.wait_for_timeout(150)
+                if choice == "commit" and i == 0 and "reload" not in shots:
+                    shots.add("reload")  # alice reloads mid-planning: her stack, no one else's
+                    expect(page.locator("[data-controls] h2")).to_have_text(
+                        "Your stack is committed")
+                    page.reload()
+                    expect(page.locator("[data-connection]")).to_have_text("Live")
+                    expect(page.locator("[data-mine]")).to_contain_text("(top first)")
+                    expect(page.locator("[data-controls] h2")).to_have_text(
+                        "Your stack is committed")
+                    bob = seats[1].locator(".xp-seat-panel[data-seat='0'] [data-cards]")
+                    expect(bob).to_contain_text("ready: 3 face down")
+                    assert "A1" not in bob.inner_text()
+                    # ...and replaces it while planning is open (if bob has not closed it)
+                    if state(page).get("phase") == "plan":
+                        page.locator("[data-controls] [data-clear]").click()
+                        for card in ("A3", "A2", "A1"):
+                            page.locator(f"[data-card={card}]").click()
+                        page.locator("[data-commit]").click()
+                        expect(page.locator("[data-mine]")).to_contain_text("A3, A2, A1")
             if phase == "turn" and "turn" not in shots:
                 shots.add("turn")
                 shoot(spectator, "express-live-turn-spectator-1366-light")

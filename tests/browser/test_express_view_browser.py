@@ -121,3 +121,35 @@ def test_screens_and_axe(chromium_path, live_url, screen):
                     shoot(page, f"express-view-{name}-{screen}-{scheme}")
                 assert_accessible(page, f"express {name} {scheme} {screen}")
             assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_keyboard_alone_decides(chromium_path, live_url):
+    """Tab reaches every control; Enter and Space work them; focus is visible and stays in
+    the controls when they are drawn again."""
+    from tests.browser.keyboard import focused, press_until
+
+    with browser(chromium_path) as opened:
+        page = new_page(opened, 390, "light")
+        mount(page, live_url, xs.plan(0))
+        press_until(page, "Tab", lambda f: f.get("card") == "A2")
+        outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("none", "")
+        page.keyboard.press("Enter")  # A2, the first card of the stack
+        assert focused(page).get("card") == "A2"  # drawn again, the focus kept
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Space")  # A1
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")  # A3
+        expect(page.locator("[data-stack]")).to_have_attribute("data-stack", "A2A1A3")
+        press_until(page, "Tab", lambda f: f.get("text") == "Commit stack")
+        page.keyboard.press("Enter")
+        assert sent(page) == ["A2A1A3"]
+
+        # A turn: a destination on the track is a button, in words, reached by Tab.
+        mount(page, live_url, xs.turn(0))
+        now = press_until(page, "Tab", lambda f: "Move to space" in (f.get("text") or ""))
+        assert "Space 2: tunnel I" in now["text"]
+        page.keyboard.press("Enter")
+        assert sent(page) == ["<<"]
+        assert page.errors == []  # type: ignore[attr-defined]

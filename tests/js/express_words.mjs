@@ -8,9 +8,14 @@ const w = await import("./words.js");
 const state = {
   viewer: 0,
   seats: [
-    { label: "Seat 1", name: "alice", space: 4, train: "gr" },
-    { label: "Seat 2", name: "bob", space: 10, train: "" },
-    { label: "Seat 3", name: null, space: 1, train: "" },
+    { label: "Seat 1", name: "alice" },
+    { label: "Seat 2", name: "bob" },
+    { label: "Seat 3", name: null },
+  ],
+  areas: [
+    { seat: 0, space: 4, train: "gr" },
+    { seat: 1, space: 10, train: "" },
+    { seat: 2, space: 1, train: "" },
   ],
   spaces: [
     { space: 1, piece: "X3", kind: "complex", cars: "wwn", owner: 2 },

@@ -56,6 +56,13 @@ export function createView(root, initial, { sendTurn }) {
   let log = [];
   let logRound = initial.round;
   let revealedBy = null; // the seat whose card the banner names
+  let animating = false;
+
+  // The shell's `interactive` follows `acting`; a seat that has committed its stack is no
+  // longer acting but may replace it until planning closes (the kind still lists
+  // `legal.hand` for it), so the planning controls stay while no animation runs.
+  const mayDecide = () => interactive
+    || (!animating && !state.over && state.phase === "plan" && Boolean(state.legal?.hand));
 
   // Redrawing replaces the controls: keep the keyboard's place in them (the same step, or
   // the first control left) instead of dropping focus to the page.
@@ -64,9 +71,10 @@ export function createView(root, initial, { sendTurn }) {
     const inside = focused && focused !== document.body
       && (root.querySelector("[data-controls]")?.contains(focused) || track.root.contains(focused));
     const key = inside ? focusKey(focused) : null;
-    const targets = controls.targets(state, interactive);
+    const may = mayDecide();
+    const targets = controls.targets(state, may);
     drawParts(root, state, { track, targets });
-    controls.update(state, interactive);
+    controls.update(state, may);
     renderLog($("[data-log]"), log);
     if (inside && !root.contains(focused)) refocus(root, key);
   };
@@ -105,10 +113,13 @@ export function createView(root, initial, { sendTurn }) {
       const after = { ...before, ...(frame.state || {}) };
       addToLog(after, frame.events);
       showReveal(before, frame.events);
+      animating = true;
       try {
         await track.play(frame.events || [], before);
       } catch (error) {
         console.error(error);
+      } finally {
+        animating = false;
       }
     },
 
