@@ -274,6 +274,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Clocks whose flag is due fall (each game once): the backstop of the process that
     # watches each game's flag (games.timeouts, docs/clocks.md).
     "flag-clocks": {"task": "games.flag_clocks", "schedule": 5.0},
+    # Untimed games nobody has moved in for IDLE_AFTER are aborted (games.abandonment).
+    "sweep-idle-games": {"task": "games.sweep_idle_games", "schedule": 600.0},
     # The Weekly Puzzles: a generated week goes live if Monday comes without a published one.
     "puzzles-ensure-week": {"task": "puzzles.ensure_week", "schedule": 300.0},
     # The Daily Challenge's end-of-day resign: every minute, in UTC (the task compares

@@ -10,6 +10,10 @@ opponent has left, or, with more than two seats, the seat of a player who left
   on the game are counted on their seat (`Seat.sockets`); when the last one closes the seat
   is away from then (`Seat.left_at`). Never connecting counts as away since the start. The
   players hear each change as a `presence` frame.
+- **Idle sweep.** An untimed online game (or one against bots) in which nobody has made a
+  decision for `IDLE_AFTER` is aborted by the scheduled `sweep_idle_games` (Celery beat):
+  no result, as an abort; its players get an `ended` frame. Timed games need no sweep:
+  their clocks end them (a fallen seat loses, or leaves with two timeouts in a row).
 - **Claim.** Once every seat has moved, in a two-seat game, a player whose opponent has
   been away (socket closed, no turn) for `CLAIM_AFTER` may claim the win (the kind resigns
   the absent seat) or call it a draw; termination `abandoned`, a decided result like any
@@ -29,7 +33,8 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from . import bots, clocks, finish, play, timeouts
@@ -42,6 +47,7 @@ from .states import frame_state, state_of
 from .store import live, lock_game
 
 CLAIM_AFTER = dt.timedelta(seconds=60)
+IDLE_AFTER = dt.timedelta(days=3)  # an untimed game nobody moves in is aborted after this
 WIN, DRAW = "win", "draw"
 BOT, DORMANT = "bot", "dormant"  # what a seat claimed in a game of more than two becomes
 ABORTABLE_MODES = (Game.Mode.ONLINE, Game.Mode.BOT)
@@ -296,3 +302,38 @@ def claim_seat(game_id: str, *, actor: Actor | None, seat: int) -> dict[str, Any
         _refuse_unless_away(game, other, timezone.now(), mine, name)
         game.ended_by = mine  # saved only if the game ends here: the claimant ended it
         return play.leave(game, seat, Game.Termination.ABANDONED, answer=mine)
+
+
+def idle_games(at: dt.datetime | None = None) -> list[str]:
+    """The untimed online games and games against bots still going on in which nobody has
+    decided anything (nor started them) for `IDLE_AFTER`."""
+    before = (at or timezone.now()) - IDLE_AFTER
+    return list(Game.objects.filter(status=Game.Status.ACTIVE, time_control="",
+                                    mode__in=ABORTABLE_MODES)
+                .annotate(last=Coalesce(Max("turns__created_at"), "created_at"))
+                .filter(last__lt=before).values_list("id", flat=True)[:500])
+
+
+def sweep_idle_games(at: dt.datetime | None = None) -> list[str]:
+    """Abort every idle game (`idle_games`), each in its own transaction, looking again
+    under the lock (a decision may have come meanwhile). The games aborted."""
+    aborted = []
+    for game_id in idle_games(at):
+        with transaction.atomic():
+            game = lock_game(game_id)
+            if game.status != Game.Status.ACTIVE or game_id not in idle_games(at):
+                continue
+            lg = live(game)
+            finish.abort_game(game, lg, None, [])
+            _send_idle_ended(game, lg)
+        aborted.append(game_id)
+    return aborted
+
+
+def _send_idle_ended(game: Game, lg: LiveGame) -> None:
+    def frame(viewer: int | None) -> dict[str, Any]:
+        return {"type": "ended", "ply": game.ply, "termination": game.termination,
+                "seat": None, "side": None, "events": [],
+                "state": frame_state(game, lg, viewer)}
+
+    send_on_commit_to_all(game, frame)

@@ -66,10 +66,10 @@ def _leavers_last(result: Result, leavers: set[int]) -> Result:
     return Result(scores=result.scores, places=tuple(places))
 
 
-def abort_game(game: Game, lg: LiveGame, seat: int, save: list[str]) -> None:
+def abort_game(game: Game, lg: LiveGame, seat: int | None, save: list[str]) -> None:
     """Inside the transaction that locked the game: `seat` aborts it before every seat
-    has moved. No result: the seats keep no place or outcome, the game counts nowhere
-    (status `aborted`), and no handler runs."""
+    has moved (None: the idle sweep, games.abandonment). No result: the seats keep no
+    place or outcome, the game counts nowhere (status `aborted`), and no handler runs."""
     game.status = Game.Status.ABORTED
     game.termination = Termination.ABORTED
     game.ended_by = seat

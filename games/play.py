@@ -29,7 +29,7 @@ from .audiences import frame_viewer, send_on_commit_to_all
 from .fast import turns as fast_turns
 from .fast import warm
 from .history import turn_frames
-from .kinds import KindError, LiveGame, get_kind
+from .kinds import KindError, LiveGame, Result, get_kind
 from .models import Game, Seat, Turn
 from .protocol import Code, GameError, SignedOut
 from .states import frame_state, rematch_info, state_of
@@ -266,12 +266,27 @@ def _hand_to_bot(game: Game, lg: LiveGame, seat: int, level: str, answer: int | 
     Seat.objects.filter(game=game, index=seat).update(stand_in=level, resigned=True)
     events = [{"type": "left", "seat": seat, "stand_in": level, "ply": game.ply}]
     fields = [*bots.after_change(game, lg), *timeouts.seat_without_clock(game, lg, seat)]
-    game.save(update_fields=fields)
+    if all(s.bot_level or s.stand_in for s in game.seat_list):
+        _everyone_left(game, lg, fields)
+    else:
+        game.save(update_fields=fields)
     sent = send_on_commit_to_all(game, lambda viewer: {
         "type": "resigned", "ply": game.ply, "seat": seat, "side": game.kind.seat_key(seat),
         "events": events, "state": frame_state(game, lg, viewer)})
     bots.send_task_on_commit(game)
     return sent.frame(seat if answer is None else answer)
+
+
+def _everyone_left(game: Game, lg: LiveGame, fields: list[str]) -> None:
+    """The last person at the table left (web.md 4): a casual game is aborted; a rated one
+    ends as it stands, every leaver in last place (`finish`), with no bot left to play."""
+    if not game.rated:
+        finish.abort_game(game, lg, None, fields)
+        return
+    scores = lg.standing() or tuple(0 for _ in game.seat_list)
+    places = tuple(1 + sum(other > mine for other in scores) for mine in scores)
+    finish.finish(game, lg, Termination.ABANDONED, fields,
+                  result=Result(scores=tuple(scores), places=places))
 
 
 def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 
-from . import bot_games, bots, review, timeouts
+from . import abandonment, bot_games, bots, review, timeouts
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,13 @@ def bot_turn(game_id: str, ply: int, seat: int | None = None) -> str:
 def sweep_bot_games() -> list[str]:
     """Re-send CargoBot's task for games that have waited on it too long."""
     return bots.sweep_bot_games()
+
+
+@shared_task(name="games.sweep_idle_games", acks_late=True, soft_time_limit=50,
+             time_limit=60, ignore_result=True)
+def sweep_idle_games() -> list[str]:
+    """Abort the untimed games nobody has moved in for days (games.abandonment)."""
+    return abandonment.sweep_idle_games()
 
 
 @shared_task(name="games.flag_clock", acks_late=True, soft_time_limit=20, time_limit=30,

@@ -111,7 +111,8 @@ class Meta:
 
 def _event(e: EngineEvent, ply: int) -> Event:
     """An engine event for the site: seats 0-based (None: no seat), `only` a list of seats."""
-    d = e.as_dict()
+    d: dict[str, Any] = {k: list(v) if isinstance(v, tuple) else v
+                         for k, v in e.as_dict().items()}
     d["seat"] = e.seat - 1 if e.seat else None
     d["only"] = None if e.only is None else [s - 1 for s in e.only]
     if "stationmaster" in d:
@@ -329,7 +330,7 @@ class ExpressGame(LiveGame):
                 raise KindError(f"{token!r}: the turn has begun; send its next step")
             if card != top:
                 raise KindError(f"{token!r}: the card revealed is {top}")
-            parts = rest.split(".") + ["end"]
+            parts = rest.split(".")
         else:
             parts = token.split(".")
         ended = False
@@ -351,6 +352,10 @@ class ExpressGame(LiveGame):
             steps.append(step)
             if self._complete(steps) and not self._next_steps(steps):
                 ended = True
+        if colon and not ended:  # a whole turn ends with its last step
+            if not self._complete(steps):
+                raise KindError(f"{token!r} is not a whole turn")
+            ended = True
         return self._made(seat, steps, ended, ply)
 
     def _check(self, steps: list[str], step: str) -> None:
