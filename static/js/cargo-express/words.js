@@ -167,7 +167,7 @@ export function eventWords(state, event) {
     case "picked":
       return `${who} takes the ${CHARACTERS[event.character] || event.character}.`;
     case "plan-committed":
-      return `${who} is ready.`;
+      return event.replaced ? `${who} changes its stack.` : `${who} is ready.`;
     case "plan-chosen":
       return `You committed ${event.cards.join(", ")}.`;
     case "phase":
