@@ -42,6 +42,18 @@ def finished_game(live_url, django_user_model):
 
 def test_the_replay_steps_through_a_finished_game(finished_game, chromium_path, live_url):
     with browser(chromium_path) as opened:
+        # The finished game's own page: the final scoring and the places, the seed.
+        for screen, scheme in ((1366, "dark"), (390, "light")):
+            page = new_page(opened, screen, scheme)
+            page.goto(f"{live_url}/g/{finished_game}")
+            expect(page.locator(".xp-scores tbody tr")).to_have_count(2)
+            expect(page.locator("[data-status-line]")).to_contain_text("points")
+            expect(page.locator(".xp-winners")).to_contain_text("First place")
+            expect(page.locator("[data-seed]")).to_contain_text("seed")
+            expect(page.locator("[data-controls]")).to_be_hidden()
+            shoot(page, f"express-over-{screen}-{scheme}")
+            assert_accessible(page, f"express game over {screen} {scheme}")
+            assert page.errors == []  # type: ignore[attr-defined]
         for screen, scheme in ((1366, "dark"), (390, "light"), (390, "dark"), (1366, "light")):
             page = new_page(opened, screen, scheme)
             page.goto(f"{live_url}/g/{finished_game}/replay")

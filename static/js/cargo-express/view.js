@@ -21,11 +21,12 @@ import { eventWords, outcomeWords, seatName } from "./words.js";
 export const debugName = "expressGame";
 
 /** Draw every part of the page for `state` (also the replay's and How to play's board). */
-export function drawParts(root, state, { track, targets } = {}) {
+export function drawParts(root, state, { track, targets, live = false } = {}) {
   const $ = (selector) => root.querySelector(selector);
   if (track) track.render(state, { targets, centre: centreNode(state) });
   const status = $("[data-round-status]");
-  if (status) status.textContent = state.over ? outcomeWords(state) : statusWords(state);
+  // Once over, the shell's status line says the outcome; the replay has no status line.
+  if (status) status.textContent = state.over ? (live ? "" : outcomeWords(state)) : statusWords(state);
   if ($("[data-seats]")) renderSeats($("[data-seats]"), state);
   if ($("[data-characters]")) renderCharacters($("[data-characters]"), state);
   if ($("[data-mine]")) renderMine($("[data-mine]"), state);
@@ -73,7 +74,7 @@ export function createView(root, initial, { sendTurn }) {
     const key = inside ? focusKey(focused) : null;
     const may = mayDecide();
     const targets = controls.targets(state, may);
-    drawParts(root, state, { track, targets });
+    drawParts(root, state, { track, targets, live: true });
     controls.update(state, may);
     renderLog($("[data-log]"), log);
     if (inside && !root.contains(focused)) refocus(root, key);
