@@ -50,7 +50,7 @@ def decide(page: Page) -> str | None:
         return None
     for selector in ("[data-pick]", "[data-swap]", "[data-step^=s]:not([data-step=s])",
                      "[data-path]", "[data-step=end]", "[data-step]"):
-        found = controls.locator(f"{selector}:not(:disabled)")
+        found = controls.locator(f"{selector}:not(:disabled):visible")
         if found.count():
             choice = found.first.get_attribute("data-pick") or found.first.inner_text()
             found.first.click()

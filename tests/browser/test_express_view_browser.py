@@ -74,6 +74,8 @@ def test_every_phase_offers_only_the_legal_decisions(chromium_path, live_url):
         expect(targets).to_have_count(3)
         expect(page.locator("[data-step='^']")).to_be_visible()
         expect(page.locator("[data-step=s]")).to_be_visible()
+        expect(page.locator("[data-step='o1=nww']")).to_be_hidden()  # folded away
+        page.locator(".xp-reorders summary").click()
         expect(page.locator("[data-step='o1=nww']")).to_contain_text("brown, white, white")
         expect(page.locator("[data-step=end]")).to_have_count(0)
         page.locator("[data-space='6'] button").click()

@@ -4,9 +4,11 @@
 // and keep one of the two cards drawn, fulfils, End turn); the refit swap. Every button
 // sends exactly one token the server listed; nothing here decides a rule.
 import { el } from "../live/dom.js";
+import { carsNode } from "./board.js";
 import {
   CHARACTERS,
   CHARACTER_HELP,
+  carsWords,
   cardWords,
   contractWords,
   pathWords,
@@ -14,6 +16,13 @@ import {
 } from "./words.js";
 
 const isPathStep = (step, moves) => moves.some((m) => m.path === step);
+
+// "brown, white, white" with its cubes (the cubes are aria-hidden; the words are not).
+function carsWordsNode(cars) {
+  const span = el("span", "xp-cars-value");
+  span.append(carsNode(cars), el("span", "", carsWords(cars)));
+  return span;
+}
 
 function button(text, onClick, { label, cls = "btn", data = {} } = {}) {
   const b = el("button", cls, text);
@@ -170,7 +179,10 @@ export class Controls {
     if (steps.includes("^")) this.group("Before moving", [["^", stepWords(state, "^")]]);
     if (moves.length) this.drawMoves(moves);
     const actions = steps.filter((s) => s !== "^" && !s.startsWith("f") && !isPathStep(s, moves));
-    if (actions.length) this.group("Action", actions.map((s) => [s, stepWords(state, s)]));
+    const reorders = actions.filter((s) => s.startsWith("o"));
+    const others = actions.filter((s) => !s.startsWith("o"));
+    if (others.length) this.group("Action", others.map((s) => [s, stepWords(state, s)]));
+    if (reorders.length) this.drawReorders(state, reorders);
     const fulfils = steps.filter((s) => s.startsWith("f"));
     if (fulfils.length) this.group("Fulfil", fulfils.map((s) => [s, stepWords(state, s)]));
     if (legal.end) {
@@ -205,6 +217,33 @@ export class Controls {
     list.setAttribute("aria-label", title);
     for (const [token, words] of items) list.append(button(words, () => this.send(token), { data: { step: token } }));
     box.append(list);
+    this.root.append(box);
+  }
+
+  // Reordering a complex has many orders: folded away, by complex, until asked for.
+  drawReorders(state, reorders) {
+    const box = el("details", "xp-step-group xp-reorders");
+    box.append(el("summary", "", `Action: reorder a complex (${reorders.length} orders)`));
+    const bySpace = new Map();
+    for (const step of reorders) {
+      const space = step.slice(1, step.indexOf("="));
+      if (!bySpace.has(space)) bySpace.set(space, []);
+      bySpace.get(space).push(step);
+    }
+    for (const [space, steps] of bySpace) {
+      const list = el("div", "xp-choices");
+      list.setAttribute("role", "group");
+      list.setAttribute("aria-label", `Reorder the complex on space ${space}`);
+      for (const step of steps) {
+        const order = step.slice(step.indexOf("=") + 1);
+        const b = button("", () => this.send(step), { data: { step } });
+        b.append(el("span", "visually-hidden", `Reorder space ${space} to `), carsWordsNode(order));
+        list.append(b);
+      }
+      box.append(el("h3", "", `Space ${space}`), list);
+    }
+    if (this.openReorders) box.open = true;
+    box.addEventListener("toggle", () => { this.openReorders = box.open; });
     this.root.append(box);
   }
 
