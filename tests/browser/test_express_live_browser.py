@@ -161,3 +161,30 @@ def test_the_page_connects_without_a_protocol_error(express_game, chromium_path,
         page.wait_for_timeout(1500)
         expect(page.locator("[data-message]")).not_to_contain_text("sync", timeout=100)
         assert "ply" in state(page)
+
+
+@pytest.fixture
+def timed_game(eager, live_url, django_user_model):
+    users = [django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
+             for name in NAMES]
+    game = services.create_game(game_type="cargo-express", options={}, rated=False,
+                                seats=[*(Actor.member(user) for user in users),
+                                       Actor.bot("easy")], time_control="5+3")
+    return game.id
+
+
+def test_each_persons_clock_stands_in_its_seat_panel(timed_game, chromium_path, live_url):
+    with browser(chromium_path) as opened:
+        page = new_page(opened, 390, "dark")
+        sign_in(page, live_url, "alice@example.com", name="alice")
+        page.goto(f"{live_url}/g/{timed_game}")
+        expect(page.locator("[data-connection]")).to_have_text("Live")
+        clocks = page.locator(".xp-seat-panel [data-clock-slot] .clock")
+        expect(clocks).to_have_count(2)  # the bot has none
+        for _ in range(6):  # decisions redraw the panels; the clocks stay in them
+            if decide(page):
+                page.wait_for_timeout(300)
+        expect(clocks).to_have_count(2)
+        shoot(page, "express-live-timed-390-dark")
+        assert_accessible(page, "live timed 390 dark")
+        assert page.errors == []  # type: ignore[attr-defined]

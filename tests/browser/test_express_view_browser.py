@@ -155,3 +155,32 @@ def test_the_keyboard_alone_decides(chromium_path, live_url):
         page.keyboard.press("Enter")
         assert sent(page) == ["<<"]
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_locomotive_walks_its_path_unless_motion_is_reduced(chromium_path, live_url):
+    frame = {"events": [{"kind": "revealed", "seat": 0, "card": "A2", "usable": True},
+                        {"kind": "moved", "seat": 0, "path": ">>", "spaces": [5, 6],
+                         "start": 4, "end": 6, "driver": False}]}
+    walk = """async (frame) => {
+      const before = window.expressView.track.state;
+      const seen = [];
+      const done = window.expressView.animate(frame, before);
+      for (let i = 0; i < 20; i++) {
+        const at = document.querySelector(".xp-space .xp-loco.xp-seat-1")?.closest(".xp-space");
+        if (at) seen.push(Number(at.dataset.space));
+        await new Promise((r) => setTimeout(r, 60));
+      }
+      await done;
+      return seen;
+    }"""
+    with browser(chromium_path) as opened:
+        page = new_page(opened, 1366)
+        mount(page, live_url, xs.turn(1))
+        seen = page.evaluate(walk, frame)
+        assert 5 in seen and 6 in seen, seen  # through space 5 to space 6
+        expect(page.locator("[data-reveal]")).to_contain_text("alice (Seat 1) reveals A2")
+        page.emulate_media(reduced_motion="reduce")
+        mount(page, live_url, xs.turn(1))
+        seen = page.evaluate(walk, frame)
+        assert 5 not in seen, seen  # no walk: the next draw shows where it ended
+        assert page.errors == []  # type: ignore[attr-defined]

@@ -67,16 +67,22 @@ export function createView(root, initial, { sendTurn }) {
 
   // Redrawing replaces the controls: keep the keyboard's place in them (the same step, or
   // the first control left) instead of dropping focus to the page.
-  const drawAll = () => {
+  // `panels`: the seats too. setInteractive redraws only the track and the controls, so
+  // the shell's clocks, put in the seats' [data-clock-slot] after each draw, stay.
+  const drawAll = ({ panels = true } = {}) => {
     const focused = document.activeElement;
     const inside = focused && focused !== document.body
       && (root.querySelector("[data-controls]")?.contains(focused) || track.root.contains(focused));
     const key = inside ? focusKey(focused) : null;
     const may = mayDecide();
     const targets = controls.targets(state, may);
-    drawParts(root, state, { track, targets, live: true });
+    if (panels) {
+      drawParts(root, state, { track, targets, live: true });
+      renderLog($("[data-log]"), log);
+    } else {
+      track.render(state, { targets, centre: centreNode(state) });
+    }
     controls.update(state, may);
-    renderLog($("[data-log]"), log);
     if (inside && !root.contains(focused)) refocus(root, key);
   };
 
@@ -140,7 +146,7 @@ export function createView(root, initial, { sendTurn }) {
     setInteractive(on) {
       if (on === interactive) return;
       interactive = on;
-      drawAll();
+      drawAll({ panels: false });
     },
 
     showLast(frame) {
