@@ -77,9 +77,27 @@ def test_real_states_of_every_phase(chromium_path, live_url):
                 expect(page.locator(f"[data-step='{step}']")).to_have_count(1)
             if state["legal"].get("end"):
                 expect(page.locator("[data-step=end]")).to_be_visible()
+            if "s" in state["legal"].get("steps", []):  # sign: the two cards, to the signer
+                game.apply(0, "s")
+                state = xr.state_for(game, 0)
+                mount(page, live_url, state)
+                for token in state["legal"]["sign"]:
+                    expect(page.locator(f"[data-step={token}]")).to_be_visible()
+                expect(page.locator("[data-mine]")).to_contain_text(state["drawn"][0])
+                assert xr.state_for(game, 1)["drawn"] is None
+                assert xr.state_for(game, None)["drawn"] is None
         for viewer in (1, None):  # no one else sees seat 0's stack
             mount(page, live_url, xr.state_for(game, viewer))
             assert xr.state_for(game, viewer)["areas"][0]["plan"] is None
+
+        xr.play_until(game, lambda g: xr.phase(g) == "swap")
+        seat = game.acting()[0]
+        state = xr.state_for(game, seat)
+        mount(page, live_url, state)
+        swaps = state["legal"]["swaps"]
+        expect(page.locator(".xp-space-inner.is-target")).to_have_count(len(swaps))
+        page.locator(f"[data-space='{swaps[0]['space']}'] button").click()
+        assert sent(page) == [swaps[0]["token"]]
 
         xr.play_until(game, lambda g: g.over)
         state = xr.state_for(game, None)
