@@ -36,7 +36,7 @@ import hashlib
 import json
 import re
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from express import ExpressError, Position, format_position, parse_position
@@ -106,7 +106,11 @@ class Meta:
         return cls(**json.loads(text))
 
     def dump(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        """As JSON (by hand: `dataclasses.asdict` copies deeply, and every decision writes
+        the cache)."""
+        return json.dumps({"seed": self.seed, "seqs": self.seqs, "steps": self.steps,
+                           "pending": self.pending, "stacks": self.stacks,
+                           "plans": self.plans}, separators=(",", ":"))
 
 
 def _event(e: EngineEvent, ply: int) -> Event:
@@ -427,12 +431,19 @@ class ExpressGame(LiveGame):
                         self.tokens[entry[0]] == meta.pending[seat]:
                     entry[2] = -1
             meta.pending[seat] = None
-        if self.p.phase == "a" and self.p.turn_seat() - 1 == seat:
+        hidden = len(self.p.plans[seat])  # its cards go back to the hand unrevealed
+        its_turn = self.p.phase == "a" and self.p.turn_seat() - 1 == seat
+        if its_turn:
             meta.steps = []
+            hidden = max(0, hidden - 1)  # the card of its turn was revealed
+        if meta.stacks[seat]:
+            meta.stacks[seat] = meta.stacks[seat][:len(meta.stacks[seat]) - hidden]
         token = f"resign{seat + 1}"
         events = self._engine_play(token, ply)
-        return events + self._close_planning(ply) + (
-            self._advance(ply) if self.p.phase == "a" and not meta.steps else [])
+        if self.p.phase == "p":  # the others may all have committed: planning closes
+            return events + self._close_planning(ply)
+        # Its own turn in progress is now a dormant seat's: played, and the next revealed.
+        return events + (self._advance(ply) if its_turn else [])
 
     @property
     def over(self) -> bool:

@@ -51,9 +51,10 @@ def split(turn):
     return out
 
 
-def play_through(n, seed, *, stepwise=True, on_decision=None):
+def play_through(n, seed, *, stepwise=True, on_decision=None, resign_at=None):
     """A whole game, every decision by the Easy bot, turns sent a step at a time; after
-    each decision `on_decision(lg, seat, events)`. Returns the start, tokens, seats, game."""
+    each decision `on_decision(lg, seat, events)`. With `resign_at`, the last seat resigns
+    (goes dormant) after that many decisions. Returns the start, tokens, seats, game."""
     rng = random.Random(seed)
     start, lg = new_game(n)
     tokens, seats = [], []
@@ -67,6 +68,11 @@ def play_through(n, seed, *, stepwise=True, on_decision=None):
         return events
 
     while not lg.over:
+        if resign_at is not None and len(tokens) >= resign_at and not lg.p.resigned[n - 1]:
+            events = lg.resign(n - 1)
+            if on_decision:
+                on_decision(lg, n - 1, events)
+            continue
         seat = rng.choice(lg.acting())
         token = decide(lg, seat, seed=seed)
         if lg.p.phase == "a" and stepwise and ":" in token:
@@ -318,12 +324,26 @@ def test_no_viewer_state_depends_on_anything_hidden_from_that_viewer(n):
 
     play_through(n, 100 + n, on_decision=check)
     assert len(checked) > 50
+    if n > 2:  # a seat that resigns mid-round: its unrevealed cards stay hidden
+        for at in (37, 41, 44, 52):
+            play_through(n, 100 + at, on_decision=check, resign_at=at)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_events_and_tokens_reach_only_their_audience(n):
+    revealed = {viewer: {} for viewer in [None, *range(n)]}  # this round's, from events
+
     def check(lg, seat, events):
         for viewer in [None, *range(n)]:
+            for event in lg.events_for(events, viewer):
+                if event["kind"] == "phase" and event["phase"] == "c0":
+                    revealed[viewer] = {}
+                if event["kind"] == "revealed":
+                    revealed[viewer].setdefault(event["seat"], []).append(event["card"])
+            if not lg.over:  # another seat's cards shown: exactly those revealed to it
+                for s, area in enumerate(lg.view(viewer)["areas"]):
+                    if s != viewer and lg.p.phase != "c":
+                        assert area["played"] == revealed[viewer].get(s, []), (viewer, s)
             for event in lg.events_for(events, viewer):
                 assert event["only"] is None or viewer in event["only"]
                 if event["kind"] in ("plan-chosen", "contracts-offered", "contracts-drawn"):
@@ -331,9 +351,9 @@ def test_events_and_tokens_reach_only_their_audience(n):
             if lg.over:
                 continue
             shown = lg.tokens_for(viewer)
-            for index, owner, revealed in lg.meta.plans:
+            for index, owner, shown_cards in lg.meta.plans:
                 if owner != viewer:
-                    k = max(revealed, 0)
+                    k = max(shown_cards, 0)
                     assert shown[index][2 * k if "D" not in shown[index] else 0:].count(
                         "?") == 3 - k or shown[index].endswith("?" * (3 - k))
                     assert shown[index].endswith("?" * (3 - k))
@@ -344,6 +364,10 @@ def test_events_and_tokens_reach_only_their_audience(n):
             assert state["seed"] is None if "seed" in state else True
 
     play_through(n, 200 + n, on_decision=check)
+    if n > 2:
+        for at in (37, 41, 44, 52):
+            revealed.update({viewer: {} for viewer in revealed})
+            play_through(n, 200 + at, on_decision=check, resign_at=at)
 
 
 def test_after_the_game_everything_is_public():

@@ -296,3 +296,65 @@ def test_when_every_person_has_left_a_casual_game_is_aborted_a_rated_one_ends(us
     else:
         assert (row.status, row.termination) == ("finished", "abandoned")
         assert [s.place for s in row.seat_list] == [1, 1, 1]  # every one a leaver: last
+
+
+COMMIT_IN_A_PROCESS = """
+import os, sys, threading, time
+import django
+django.setup()
+from django.db import connection
+from games import services
+from games.actors import Actor
+from django.contrib.auth import get_user_model
+
+game_id, at, names = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+done = []
+
+def commit(name):
+    try:
+        services.apply_turn(game_id, actor=Actor.member(users[name]), ply=1, token="A1A2A3")
+        done.append(name)
+    finally:
+        connection.close()
+
+time.sleep(max(0.0, at - time.time()))
+threads = [threading.Thread(target=commit, args=(name,)) for name in names]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(" ".join(sorted(done)))
+"""
+
+
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+                    reason="two processes on one test database need PostgreSQL")
+def test_every_seat_committing_at_once_from_two_processes_is_kept(users):
+    """Two server processes (as behind nginx), each committing two seats' plans on its own
+    connections at the same moment: all four kept, planning closed once."""
+    import subprocess
+    import sys
+    import time
+
+    game = make_game(users, 4, rated=False)
+    for _ in range(4):
+        seat, seq, token = next_decision(game.id)
+        services.apply_turn(game.id, actor=Actor.member(users[NAMES[seat]]), ply=seq,
+                            token=token)
+    db = connection.settings_dict
+    url = (f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/"
+           f"{db['NAME']}")
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "cargosite.settings"}
+    at = str(time.time() + 8)  # both started and set up by then
+    procs = [subprocess.Popen([sys.executable, "-c", COMMIT_IN_A_PROCESS, game.id, at, *pair],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+             for pair in (NAMES[:2], NAMES[2:])]
+    outputs = [p.communicate(timeout=60) for p in procs]
+    assert [out.split() for out, _ in outputs] == [list(NAMES[:2]), list(NAMES[2:])], outputs
+    row = services.get_game(game.id)
+    lg = live(row)
+    assert lg.p.phase == "a" and row.ply == 8
+    assert sorted(row.turns.filter(token="A1A2A3").values_list("seat", flat=True)) == \
+        [0, 1, 2, 3]
