@@ -34,26 +34,26 @@ function button(text, onClick, { label, cls = "btn", data = {} } = {}) {
 }
 
 export class Controls {
-  constructor(root, { onSend }) {
+  constructor(root, { onSend, onFreeze = () => {} }) {
     this.root = root;
     this.onSend = onSend;
+    this.onFreeze = onFreeze; // disable the track's buttons too while a decision is in flight
     this.stack = [];
     this.stackKey = "";
-    this.sent = false;
     this.chooser = null; // a space whose several paths are offered
   }
 
   send(token) {
-    this.sent = true;
     this.chooser = null;
     this.root.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    this.onFreeze();
     this.onSend(token);
   }
 
   /** The spaces the track offers as buttons: destinations, or the refit swap's spaces. */
   targets(state, interactive) {
     const out = new Map();
-    if (!interactive || this.sent) return out;
+    if (!interactive) return out;
     const legal = state.legal || {};
     if (state.phase === "turn") {
       for (const move of legal.moves || []) {
@@ -91,7 +91,6 @@ export class Controls {
       this.stack = [...(legal.committed || [])];
       this.chooser = null;
     }
-    this.sent = false;
     const box = this.root;
     box.replaceChildren();
     const show = interactive && !state.over && Object.keys(legal).length > 0;

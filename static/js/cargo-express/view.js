@@ -51,7 +51,10 @@ function refocus(root, key) {
 export function createView(root, initial, { sendTurn }) {
   const $ = (selector) => root.querySelector(selector);
   const track = new Track($("[data-track]"));
-  const controls = new Controls($("[data-controls]"), { onSend: sendTurn });
+  const controls = new Controls($("[data-controls]"), {
+    onSend: sendTurn,
+    onFreeze: () => track.root.querySelectorAll("button").forEach((b) => { b.disabled = true; }),
+  });
   let state = initial;
   let interactive = false;
   let log = [];
