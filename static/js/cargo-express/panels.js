@@ -166,7 +166,7 @@ export function renderScores(container, state, { heading = "h2" } = {}) {
   container.replaceChildren(el(heading, "", "Final scoring"));
   const table = el("table", "xp-scores");
   const head = el("tr");
-  for (const h of ["Seat", "Place", "Cars", "Sets of 5", "Car points", "Contracts", "Open (−2 each)", "Total", "Tiebreak cars"]) {
+  for (const h of ["Seat", "Place", "Total", "Cars", "Sets of 5", "Set bonus", "Contracts", "Open", "Tie-break"]) {
     const th = el("th", "", h);
     th.scope = "col";
     head.append(th);
@@ -181,10 +181,9 @@ export function renderScores(container, state, { heading = "h2" } = {}) {
     th.scope = "row";
     const contracts = (b.contracts || []).map((c) => `${c.id}: ${c.value}`).join(", ") || "none";
     const open = (b.open || []).length ? `${b.open_penalty} (${b.open.join(", ")})` : String(b.open_penalty ?? 0);
-    tr.append(th, el("td", "", ordinal(result.places?.[i])), el("td", "", String(b.cars)),
-      el("td", "", String(b.sets)), el("td", "", String(b.set_points ?? "")),
-      el("td", "", contracts), el("td", "", open), el("td", "xp-total", String(b.total)),
-      el("td", "", String(b.tiebreak)));
+    tr.append(th, el("td", "", ordinal(result.places?.[i])), el("td", "xp-total", String(b.total)),
+      el("td", "", String(b.cars)), el("td", "", String(b.sets)), el("td", "", `+${b.set_points ?? 0}`),
+      el("td", "xp-wrap", contracts), el("td", "xp-wrap", open), el("td", "", String(b.tiebreak)));
     body.append(tr);
   });
   table.append(thead, body);
@@ -194,6 +193,7 @@ export function renderScores(container, state, { heading = "h2" } = {}) {
   wrap.tabIndex = 0;
   wrap.append(table);
   container.append(wrap);
+  container.append(el("p", "xp-hint", "Each car scores 1 and each full set of the five colours 5 more; then each fulfilled contract's value, and −2 for each contract still open. A tie goes to more cars (tie-break)."));
   const winners = (result.winners || []).map((i) => seatName(state, i));
   if (winners.length) container.append(el("p", "xp-winners", `First place: ${listWords(winners)}.`));
 }
