@@ -1,0 +1,220 @@
+// Cargo Express's panels: the round's facts in the middle of the track, the character
+// cards and their holders, one panel per seat (engine, train, yard, contracts, cards,
+// character, score), the viewer's own secrets (hand, stack, open contracts), the final
+// scoring and the log of the round. Each draws what the state says, nothing more.
+import { el } from "../live/dom.js";
+import { carsNode, locomotiveNode } from "./board.js";
+import {
+  CHARACTERS,
+  CHARACTER_HELP,
+  PHASE_WORDS,
+  carsWords,
+  contractWords,
+  listWords,
+  seatLabel,
+  seatName,
+  seatParts,
+  waitingWords,
+} from "./words.js";
+
+const CAPACITY = { A: 1, B: 2, C: 3, D: 4 }; // only a fallback for the words; the state's `capacity` wins
+
+/** The middle of the ring: round, phase, stationmaster, bag and deck. */
+export function centreNode(state) {
+  const box = el("div", "xp-facts");
+  const round = el("p", "xp-round", `Round ${state.round ?? "–"}${state.last_round ? " (last round)" : ""}`);
+  const phase = el("p", "xp-phase", PHASE_WORDS[state.phase] || state.phase || "");
+  box.append(round, phase);
+  if (state.stationmaster !== null && state.stationmaster !== undefined) {
+    const sm = el("p", "xp-stationmaster");
+    sm.append(locomotiveNode(state.stationmaster), document.createTextNode(` Stationmaster: ${seatLabel(state, state.stationmaster)}`));
+    box.append(sm);
+  }
+  const stock = el("p", "xp-stock", `Bag ${state.bag ?? "?"}${state.bag_empty ? " (empty)" : ""} · Deck ${state.deck ?? "?"}`);
+  box.append(stock);
+  return box;
+}
+
+/** The status of the round, in a sentence (who the table waits for). */
+export function statusWords(state) {
+  if (state.over) return "";
+  const phase = PHASE_WORDS[state.phase] || "";
+  const turn = state.turn;
+  let text = `Round ${state.round} · ${phase}`;
+  if (state.phase === "turn" && turn) {
+    text += `: ${seatName(state, turn.seat)}'s turn ${turn.number} of ${turn.of}, card ${turn.card}`;
+  }
+  const waiting = waitingWords(state);
+  return waiting ? `${text}. ${waiting}.` : `${text}.`;
+}
+
+export function renderCharacters(container, state) {
+  container.replaceChildren(el("h2", "", "Characters"));
+  const list = el("ul", "xp-characters");
+  for (const ch of state.characters || []) {
+    const item = el("li", "xp-character");
+    item.dataset.character = ch.key;
+    const name = el("strong", "", ch.name || CHARACTERS[ch.key] || ch.key);
+    const holder = ch.holder === null || ch.holder === undefined
+      ? el("span", "xp-holder", "on the board")
+      : el("span", "xp-holder", `held by ${seatName(state, ch.holder)}`);
+    if (ch.holder !== null && ch.holder !== undefined) {
+      item.classList.add("is-held", `xp-held-${ch.holder + 1}`);
+      holder.prepend(locomotiveNode(ch.holder));
+    }
+    item.append(name, holder, el("span", "xp-help", CHARACTER_HELP[ch.key] || ""));
+    if (ch.key === "Dr" && ch.used) item.append(el("span", "xp-used", "used this round (face down)"));
+    list.append(item);
+  }
+  container.append(list);
+}
+
+function cardsWords(state, part, i) {
+  const mine = i === state.viewer;
+  if (state.phase === "plan" || state.phase === "pick") {
+    if (part.plan?.length) return `${mine ? "9 cards, 3 committed" : "3 face down"}: ${part.plan.join(", ")}`;
+    if (part.committed) return mine ? "9 cards, 3 committed" : "ready: 3 face down";
+    return state.phase === "plan" ? "planning…" : "9 cards";
+  }
+  if (state.phase === "turn") {
+    const face = part.stack ?? 0;
+    const played = part.played?.length ? `; played ${part.played.join(", ")}` : "";
+    if (part.plan?.length) return `${face} face down (${part.plan.join(", ")})${played}`;
+    return `${face} face down${played}`;
+  }
+  return part.played?.length ? `played ${part.played.join(", ")}` : "9 cards";
+}
+
+function row(term, value) {
+  const wrap = el("div", "xp-row");
+  wrap.append(el("dt", "", term));
+  const dd = el("dd");
+  if (typeof value === "string") dd.textContent = value;
+  else dd.append(value);
+  wrap.append(dd);
+  return wrap;
+}
+
+function carsValue(cars, spots = 0) {
+  const span = el("span", "xp-cars-value");
+  span.append(carsNode(cars || "", { spots }), el("span", "xp-cars-words", cars ? carsWords(cars) : "none"));
+  return span;
+}
+
+function seatPanel(state, part, i) {
+  const seat = state.seats?.[i] || {};
+  const box = el("section", `xp-seat-panel xp-panel-${i + 1}`);
+  box.dataset.seat = String(i);
+  const head = el("h3", "xp-seat-head");
+  head.append(locomotiveNode(i), el("span", "", seatName(state, i)));
+  if (i === state.viewer) head.append(el("span", "xp-badge", "you"));
+  if (state.stationmaster === i) head.append(el("span", "xp-badge", "stationmaster"));
+  if ((state.acting || []).includes(i) && !state.over) head.append(el("span", "xp-badge xp-acting", "to decide"));
+  if (part.dormant) head.append(el("span", "xp-badge", "dormant"));
+  box.setAttribute("aria-label", seatName(state, i));
+  const clock = el("span", "xp-clock-slot");
+  if (seat.side) clock.dataset.clockSlot = seat.side;
+  head.append(clock);
+  box.append(head);
+  const facts = el("dl", "xp-facts-list");
+  const cap = part.capacity ?? CAPACITY[part.engine];
+  facts.append(row("Engine", part.engine ? `${part.engine}, ${cap} ${cap === 1 ? "car" : "cars"} at most` : "–"));
+  facts.append(row("Train", carsValue(part.train, cap)));
+  facts.append(row("Yard", carsValue(part.yard)));
+  const done = (part.fulfilled || []).map((c) => `${c.id} (${carsWords(c.cars)}, ${c.value})`);
+  facts.append(row("Fulfilled", done.length ? done.join("; ") : "none"));
+  const open = part.open ? ` (${part.open.join(", ") || "none"})` : "";
+  facts.append(row("Open contracts", `${part.open_count ?? part.open?.length ?? 0}${open}`));
+  facts.append(row("Character", part.character ? CHARACTERS[part.character] || part.character : "none"));
+  const cards = row("Cards", cardsWords(state, part, i));
+  cards.dataset.cards = "";
+  facts.append(cards);
+  if (part.score) facts.append(row("Score now", `${part.score.total}`));
+  box.append(facts);
+  return box;
+}
+
+export function renderSeats(container, state) {
+  container.replaceChildren(el("h2", "", "Seats"));
+  const list = el("div", "xp-seat-list");
+  seatParts(state).forEach((part, i) => list.append(seatPanel(state, part, i)));
+  container.append(list);
+}
+
+/** Your own hand, stack and open contracts: only the viewer's seat has them. */
+export function renderMine(container, state) {
+  const part = seatParts(state)[state.viewer];
+  container.hidden = !part || state.viewer === null || state.viewer === undefined;
+  if (container.hidden) return;
+  container.replaceChildren(el("h2", "", "Only you see this"));
+  const facts = el("dl", "xp-facts-list");
+  facts.append(row("Your stack", part.plan?.length ? part.plan.join(", ") + " (top first)" : "none"));
+  facts.append(row("Your hand", part.hand?.length ? part.hand.join(", ") : "–"));
+  const open = (part.open || []).map((id) => contractWords(state, id));
+  facts.append(row("Your open contracts", open.length ? open.join("; ") : "none"));
+  if (state.drawn?.length) {
+    facts.append(row("Drawn", state.drawn.map((id) => contractWords(state, id)).join("; ")));
+  }
+  container.append(facts);
+}
+
+/** The final scoring, broken down per seat, and the places. */
+export function renderScores(container, state, { heading = "h2" } = {}) {
+  const result = state.result;
+  container.hidden = !result;
+  if (!result) return;
+  container.replaceChildren(el(heading, "", "Final scoring"));
+  const table = el("table", "xp-scores");
+  const head = el("tr");
+  for (const h of ["Seat", "Place", "Total", "Cars", "Sets of 5", "Set bonus", "Contracts", "Open", "Tie-break"]) {
+    const th = el("th", "", h);
+    th.scope = "col";
+    head.append(th);
+  }
+  const thead = el("thead");
+  thead.append(head);
+  const body = el("tbody");
+  (result.breakdown || []).forEach((b, i) => {
+    const tr = el("tr");
+    tr.dataset.seat = String(i);
+    const th = el("th", "", seatName(state, i));
+    th.scope = "row";
+    const contracts = (b.contracts || []).map((c) => `${c.id}: ${c.value}`).join(", ") || "none";
+    const open = (b.open || []).length ? `${b.open_penalty} (${b.open.join(", ")})` : String(b.open_penalty ?? 0);
+    tr.append(th, el("td", "", ordinal(result.places?.[i])), el("td", "xp-total", String(b.total)),
+      el("td", "", String(b.cars)), el("td", "", String(b.sets)), el("td", "", `+${b.set_points ?? 0}`),
+      el("td", "xp-wrap", contracts), el("td", "xp-wrap", open), el("td", "", String(b.tiebreak)));
+    body.append(tr);
+  });
+  table.append(thead, body);
+  const wrap = el("div", "xp-table-wrap");
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", "Final scoring table");
+  wrap.tabIndex = 0;
+  wrap.append(table);
+  container.append(wrap);
+  container.append(el("p", "xp-hint", "Each car scores 1 and each full set of the five colours 5 more; then each fulfilled contract's value, and −2 for each contract still open. A tie goes to more cars (tie-break)."));
+  const winners = (result.winners || []).map((i) => seatName(state, i));
+  if (winners.length) container.append(el("p", "xp-winners", `First place: ${listWords(winners)}.`));
+}
+
+export function ordinal(n) {
+  if (!n) return "";
+  return { 1: "1st", 2: "2nd", 3: "3rd" }[n] || `${n}th`;
+}
+
+/** The log of the round, newest last. */
+export function renderLog(container, lines) {
+  const list = container.querySelector("ol") || container.appendChild(el("ol", "xp-log"));
+  list.replaceChildren(...(lines.length ? lines : ["Nothing yet this round."]).map((line) => el("li", "", line)));
+}
+
+/** The seed's hash while the game goes on, the seed after it. */
+export function renderSeed(container, state) {
+  if (!container) return;
+  container.replaceChildren();
+  if (state.seed_hash) {
+    container.append(el("span", "", "Seed hash "), el("code", "xp-hash", state.seed_hash));
+  }
+  if (state.seed) container.append(el("span", "", " · seed "), el("code", "", state.seed));
+}
