@@ -603,6 +603,7 @@ class ExpressView:
         g, q = self.game, self.q
         return {
             "game": "cargo-express", "rules": q.rules, "player_count": q.n, "over": g.over,
+            "ply": g.ply,
             "round": q.round, "phase": PHASES[q.phase], "phase_token": q.phase_token,
             "stationmaster": q.sm - 1, "order": [s - 1 for s in q.order()],
             "spaces": self.spaces(), "bag": len(q.bag), "deck": len(q.deck),
@@ -773,7 +774,7 @@ class CargoExpress(GameKind):
         return f"ExpressBot {level.title()}"
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(options) - {"seed"})
+        unknown = sorted(options)
         if unknown:
             raise KindError(f"Cargo Express has no option {unknown[0]!r}")
         return {}
@@ -783,7 +784,12 @@ class CargoExpress(GameKind):
             raise KindError("Cargo Express is played by 2, 3 or 4")
         if rules not in RULES_VERSIONS:
             raise KindError(f"unknown rules version {rules!r}")
-        seed = secrets.randbits(63)
+        return self.start_from_seed(seats, secrets.randbits(63), rules)
+
+    def start_from_seed(self, seats: int, seed: int, rules: str = CURRENT_RULES) -> str:
+        """The start of a game dealt from `seed`: for pages that show the same example
+        every time (How to play); a game played on the site draws its seed secretly
+        (`new`), never from its options, which are public."""
         p = start_position(seats, seed, rules)
         meta = Meta(seed=str(seed), seqs=[0] * seats, pending=[None] * seats,
                     stacks=[[] for _ in range(seats)])
@@ -838,4 +844,5 @@ class CargoExpress(GameKind):
         return {"SeedHash": self.facts(game_id, start, over)["seed_hash"]}
 
 
-CARGO_EXPRESS = register(CargoExpress())
+CARGO_EXPRESS = CargoExpress()
+register(CARGO_EXPRESS)

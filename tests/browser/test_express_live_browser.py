@@ -150,9 +150,6 @@ def test_the_live_state_carries_each_seats_area(express_game, chromium_path, liv
         assert page.errors == []  # type: ignore[attr-defined]
 
 
-@pytest.mark.xfail(strict=True, reason="Cargo Express's state has no `ply` (the shell's "
-                   "GameSocket syncs with after=undefined and the server answers 'a sync is "
-                   "{\"type\": \"sync\", \"after\": int}', shown as an error)")
 def test_the_page_connects_without_a_protocol_error(express_game, chromium_path, live_url):
     with browser(chromium_path) as opened:
         page = new_page(opened, 1366, "dark")
