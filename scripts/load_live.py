@@ -88,6 +88,14 @@ def cpu_seconds(pids: list[int]) -> dict[tuple[str, int], float]:
     return out
 
 
+def machine_cpu() -> float:
+    """CPU seconds every process of the machine has used so far (/proc/stat: user, nice,
+    system, irq, softirq; not idle, iowait or steal)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq = map(int, fields[:7])
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_used(before: dict[tuple[str, int], float], after: dict[tuple[str, int], float]
              ) -> dict[str, float]:
     """CPU seconds used between two readings, by role: a process that started meanwhile
@@ -256,10 +264,11 @@ async def run_express(args: argparse.Namespace, urls: list[str]) -> int:
         await asyncio.sleep(args.ramp / len(games))
     started = time.perf_counter()
     cpu_before, turns_before = cpu_seconds(args.server_pid), stats.turns
-    client_before = time.process_time()
+    client_before, machine_before = time.process_time(), machine_cpu()
     await asyncio.sleep(args.duration)
     cpu_after, turns_after = cpu_seconds(args.server_pid), stats.turns
     client_cpu = time.process_time() - client_before
+    machine = machine_cpu() - machine_before
     stop.set()
     elapsed = time.perf_counter() - started
     decisions_in_window = stats.turns
@@ -306,6 +315,12 @@ async def run_express(args: argparse.Namespace, urls: list[str]) -> int:
             "total": round(1000 * sum(cpu.values()) / max(window, 1), 3),
             "load_client": round(1000 * client_cpu / max(window, 1), 3),
         } if args.server_pid else None,
+        # the machine's CPU over the window, in cores: ours (servers, PostgreSQL, Redis, this
+        # client) and every other process's (another helper's tests: a disturbed run)
+        "machine_cores": {"all": round(machine / elapsed, 2),
+                          "ours": round((sum(cpu.values()) + client_cpu) / elapsed, 2),
+                          "others": round((machine - sum(cpu.values()) - client_cpu)
+                                          / elapsed, 2)},
         "finished_games": sum(t.over for t in tables),
         "errors": stats.errors, "syncs": stats.syncs, "gaps": stats.gaps,
         "client_failures": [repr(f) for f in failures[:5]], "client_failure_count": len(failures),
