@@ -23,6 +23,14 @@ game's two players sit on different processes. Measured:
 At the end (no new turns after --duration; outstanding acks are awaited) it checks every
 game's stored turns (`/g/<id>/events?after=0`) against what the clients played and that
 every turn frame reached both players. Exit status 1 if anything was lost.
+
+`--game cargo-express` plays Cargo Express instead: `--games` tables of `--seats` (default 4)
+scripted people (scripts/express_client.py), each deciding from its own frames' `legal` one
+--think seconds after a decision is its own (a pick, a plan, each step of a turn, a swap). A
+"turn" in the figures is then one decision acknowledged. At the end it reads the game's
+`Turn` rows (DATABASE_URL) and checks that every decision acknowledged is stored as sent at
+its ply, that every stored row was acknowledged to its seat, that every seat's socket got
+every row's turn frame, and that no frame a seat got carried another seat's secret.
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ import sys
 import time
 from pathlib import Path
 
+from express_client import ExpressSeat, ExpressStats, Table
 from live_client import GameRun, Player, Stats, stored_turns
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,6 +88,14 @@ def cpu_seconds(pids: list[int]) -> dict[tuple[str, int], float]:
     return out
 
 
+def machine_cpu() -> float:
+    """CPU seconds every process of the machine has used so far (/proc/stat: user, nice,
+    system, irq, softirq; not idle, iowait or steal)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq = map(int, fields[:7])
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_used(before: dict[tuple[str, int], float], after: dict[tuple[str, int], float]
              ) -> dict[str, float]:
     """CPU seconds used between two readings, by role: a process that started meanwhile
@@ -90,9 +107,9 @@ def cpu_used(before: dict[tuple[str, int], float], after: dict[tuple[str, int], 
     return used
 
 
-def setup(games: int, size: int) -> list[dict]:
+def setup(games: int, size: int, game: str = "cargo-connect", seats: int = 2) -> list[dict]:
     cmd = [sys.executable, "manage.py", "load_setup", "--games", str(games), "--size",
-           str(size), "--force"]
+           str(size), "--game", game, "--seats", str(seats), "--force"]
     out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -111,8 +128,13 @@ async def main() -> int:
                     help="one server per game (nginx's hash routing) or per socket")
     ap.add_argument("--server-pid", type=int, action="append", default=[],
                     help="an ASGI server process to count the CPU of (repeat)")
+    ap.add_argument("--game", choices=("cargo-connect", "cargo-express"),
+                    default="cargo-connect")
+    ap.add_argument("--seats", type=int, default=4, help="Cargo Express's seats per table")
     args = ap.parse_args()
     urls = args.url or ["http://127.0.0.1:8000"]
+    if args.game == "cargo-express":
+        return await run_express(args, urls)
 
     t0 = time.perf_counter()
     games = setup(args.games, args.size)
@@ -195,6 +217,123 @@ async def main() -> int:
         "missing": missing_detail[:10],
     }, indent=2))
     return 1 if (mismatched or lost or failures) else 0
+
+
+def stored_rows(game_ids: list[str]) -> dict[str, list[tuple[int, int, str]]]:
+    """Each game's `Turn` rows, (ply, seat, token) in ply order, read from DATABASE_URL."""
+    import psycopg
+
+    rows: dict[str, list[tuple[int, int, str]]] = {g: [] for g in game_ids}
+    with psycopg.connect(os.environ["DATABASE_URL"]) as conn:
+        for game_id, ply, seat, token in conn.execute(
+                "SELECT game_id, ply, seat, token FROM games_turn WHERE game_id = ANY(%s) "
+                "ORDER BY game_id, ply", [game_ids]):
+            rows[game_id].append((ply, seat, token))
+    return rows
+
+
+def latency(values: list[float]) -> dict[str, float]:
+    ms = 1000
+    return {"p50": round(percentile(values, 50) * ms, 1),
+            "p95": round(percentile(values, 95) * ms, 1),
+            "p99": round(percentile(values, 99) * ms, 1),
+            "max": round(max(values, default=0) * ms, 1)}
+
+
+async def run_express(args: argparse.Namespace, urls: list[str]) -> int:
+    """The Cargo Express load (the module's doc): tables of scripted seats, then the checks
+    against the stored rows."""
+    t0 = time.perf_counter()
+    games = setup(args.games, args.size, args.game, args.seats)
+    print(f"setup: {len(games)} Cargo Express tables of {args.seats} in "
+          f"{time.perf_counter() - t0:.1f} s "
+          f"(DATABASE_URL={os.environ.get('DATABASE_URL', 'SQLite')})", flush=True)
+    stats, stop = ExpressStats(), asyncio.Event()
+    rng = random.Random(args.seed)
+    tables = [Table(g["id"]) for g in games]
+    seats: dict[str, list[ExpressSeat]] = {}
+    tasks = []
+    for i, (g, table) in enumerate(zip(games, tables, strict=True)):
+        for k, session in enumerate(g["seats"]):
+            n = len(g["seats"])
+            server = urls[(i if args.route == "game" else n * i + k) % len(urls)]
+            seat = ExpressSeat(table, k, session, server, think=args.think, stats=stats,
+                               stop=stop, rng=random.Random(rng.random()))
+            seats.setdefault(table.id, []).append(seat)
+            tasks.append(asyncio.create_task(seat.play()))
+        await asyncio.sleep(args.ramp / len(games))
+    started = time.perf_counter()
+    cpu_before, turns_before = cpu_seconds(args.server_pid), stats.turns
+    client_before, machine_before = time.process_time(), machine_cpu()
+    await asyncio.sleep(args.duration)
+    cpu_after, turns_after = cpu_seconds(args.server_pid), stats.turns
+    client_cpu = time.process_time() - client_before
+    machine = machine_cpu() - machine_before
+    stop.set()
+    elapsed = time.perf_counter() - started
+    decisions_in_window = stats.turns
+    results = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 90)
+    failures = [r for r in results if isinstance(r, BaseException)]
+    cpu = cpu_used(cpu_before, cpu_after)
+    window = turns_after - turns_before
+
+    rows = stored_rows([t.id for t in tables])
+    lost = unacknowledged = missing = seats_missing = stored_total = 0
+    detail: list[dict] = []
+    for table in tables:
+        stored = rows[table.id]
+        stored_total += len(stored)
+        by_ply = {ply: (seat, token) for ply, seat, token in stored}
+        acked_plies: set[int] = set()
+        for seat in seats[table.id]:
+            for seq, (ply, token) in seat.acked.items():
+                acked_plies.add(ply)
+                if by_ply.get(ply) != (seat.seat, token):
+                    lost += 1
+                    detail.append({"game": table.id, "seat": seat.seat, "seq": seq,
+                                   "ply": ply, "token": token, "stored": by_ply.get(ply)})
+            gone = set(by_ply) - seat.seen
+            if gone:
+                seats_missing += 1
+                missing += len(gone)
+                detail.append({"game": table.id, "seat": seat.seat, "frames_missing":
+                               sorted(gone)[:20], "stored": len(stored)})
+        unacknowledged += len(set(by_ply) - acked_plies)
+    decisions = sum(stats.kinds.values())
+    print(json.dumps({
+        "game": "cargo-express", "tables": len(tables), "seats": args.seats,
+        "servers": urls, "route": args.route, "think_s": args.think,
+        "window_s": round(elapsed, 1), "turns": decisions_in_window,
+        "decisions_per_s": round(decisions_in_window / elapsed, 1),
+        "decisions_by_kind": dict(sorted(stats.kinds.items())),
+        "ack_ms": latency(stats.acks), "delivery_ms": latency(stats.deliveries),
+        "mean_ack_ms": round(statistics.fmean(stats.acks) * 1000, 1) if stats.acks else None,
+        "server_cpu_ms_per_turn": {
+            "turns_counted": window,
+            **{name: round(1000 * seconds / max(window, 1), 3)
+               for name, seconds in cpu.items()},
+            "total": round(1000 * sum(cpu.values()) / max(window, 1), 3),
+            "load_client": round(1000 * client_cpu / max(window, 1), 3),
+        } if args.server_pid else None,
+        # the machine's CPU over the window, in cores: ours (servers, PostgreSQL, Redis, this
+        # client) and every other process's (another helper's tests: a disturbed run)
+        "machine_cores": {"all": round(machine / elapsed, 2),
+                          "ours": round((sum(cpu.values()) + client_cpu) / elapsed, 2),
+                          "others": round((machine - sum(cpu.values()) - client_cpu)
+                                          / elapsed, 2)},
+        "finished_games": sum(t.over for t in tables),
+        "errors": stats.errors, "syncs": stats.syncs, "gaps": stats.gaps,
+        "client_failures": [repr(f) for f in failures[:5]], "client_failure_count": len(failures),
+        "decisions_acknowledged": decisions, "stored_rows": stored_total,
+        "acknowledged_not_stored_as_sent": lost,
+        "stored_not_acknowledged": unacknowledged,
+        "turn_frames_not_received": missing, "seats_missing_frames": seats_missing,
+        "secrets_seen_by_another_seat": stats.leak_count, "leaks": stats.leaks,
+        "frames_showing_the_seat_its_own_hand": stats.own_secrets,
+        "unacknowledged_at_end": sum(t.outstanding for t in tables),
+        "detail": detail[:10],
+    }, indent=2))
+    return 1 if (lost or unacknowledged or missing or failures or stats.leak_count) else 0
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 """Players, sessions and games for scripts/load_live.py (and scripts/faults.py): `--games N`
-pairs of users (load-<i>-blue / load-<i>-orange, no usable password), a signed-in session
-for each, and one active game per pair. Prints JSON: [{"id", "blue", "orange"}] (session keys)."""
+tables of users (no usable password), a signed-in session for each, and one active game per
+table. Cargo Connect (the default): pairs load-<i>-blue / load-<i>-orange; prints JSON
+[{"id", "blue", "orange", "seats"}] (session keys; `seats` the same keys in seat order).
+`--game cargo-express --seats N` (2-4, default 4): users load-<i>-seat<k>, one casual
+untimed Cargo Express game per table; prints [{"id", "seats"}]."""
 
 import json
 from typing import Any
@@ -30,27 +33,38 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=200)
-        parser.add_argument("--size", type=int, default=8)
+        parser.add_argument("--size", type=int, default=8, help="Cargo Connect's board")
+        parser.add_argument("--game", choices=("cargo-connect", "cargo-express"),
+                            default="cargo-connect")
+        parser.add_argument("--seats", type=int, default=4, help="Cargo Express's seats")
         parser.add_argument("--force", action="store_true",
                             help="run even when DEBUG is off (a load-test deployment)")
 
-    def handle(self, *args: Any, games: int, size: int, force: bool, **options: Any) -> None:
+    def handle(self, *args: Any, games: int, size: int, game: str, seats: int, force: bool,
+               **options: Any) -> None:
         if not settings.DEBUG and not force:
             raise CommandError("load_setup makes throwaway users: DEBUG only, or --force")
+        express = game == "cargo-express"
+        if express and seats not in (2, 3, 4):
+            raise CommandError("Cargo Express is played by 2, 3 or 4")
+        keys = [f"seat{k + 1}" for k in range(seats)] if express else ["blue", "orange"]
         User = get_user_model()
-        out = []
+        out: list[dict[str, Any]] = []
         for i in range(games):
-            pair = {}
-            for side in ("blue", "orange"):
-                user, created = User.objects.get_or_create(username=f"load-{i}-{side}")
+            table = []
+            for key in keys:
+                user, created = User.objects.get_or_create(username=f"load-{i}-{key}")
                 if created:
                     user.set_unusable_password()
                     user.save(update_fields=["password"])
-                pair[side] = (user, signed_in_session(user))
-            game = services.create_game(
-                game_type="cargo-connect", options={"size": size}, rated=False,
-                seats=[services.Actor.member(pair[side][0]) for side in ("blue", "orange")])
-            out.append({"id": game.id, "blue": pair["blue"][1], "orange": pair["orange"][1]})
+                table.append((user, signed_in_session(user)))
+            made = services.create_game(
+                game_type=game, options={} if express else {"size": size}, rated=False,
+                seats=[services.Actor.member(user) for user, _ in table])
+            entry: dict[str, Any] = {"id": made.id, "seats": [key for _, key in table]}
+            if not express:
+                entry.update(zip(keys, entry["seats"], strict=True))
+            out.append(entry)
         with connection.cursor() as cursor:  # statistics, as autovacuum would gather
             cursor.execute("ANALYZE")
         self.stdout.write(json.dumps(out))
