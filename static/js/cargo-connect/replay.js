@@ -4,6 +4,7 @@
 // page's #replay, mounted by static/js/live/replay.js as Cargo Connect's `replay_module`;
 // the review pages mount it from review-marks.js). `data` is
 // {states, turns, startText?}; the page may leave out [data-players] and [data-audit].
+import { bindStepping } from "../live/stepping.js";
 import { Bay, touchedBy } from "./board.js";
 import { describeTurn, renderAudit, renderPlayers, renderTurnList } from "./panels.js";
 
@@ -55,17 +56,7 @@ export function mountReplay(root, data, { onMove } = {}) {
   bay.render(states[at].rows, states[at].lock);
   if (turns[at - 1]) bay.setTouched(...Object.values(touchedBy(turns[at - 1].events)));
   panels();
-  $("[data-first]").addEventListener("click", () => go(0));
-  $("[data-prev]").addEventListener("click", () => go(at - 1));
-  $("[data-next]").addEventListener("click", () => go(at + 1));
-  $("[data-last]").addEventListener("click", () => go(last));
-  document.addEventListener("keydown", (event) => {
-    if (event.target.closest?.("input, textarea, select")) return;
-    const target = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last }[event.key];
-    if (target === undefined) return;
-    event.preventDefault();
-    go(target);
-  });
+  bindStepping(root, go, () => at, last);
   const handle = { go, get at() { return at; } };
   window.cargoReplay = handle;
   return handle;

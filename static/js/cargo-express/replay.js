@@ -3,6 +3,7 @@
 // state is what that viewer could see then (everything, once the game is over, unless the
 // page asked for one seat's view). Steps forward animate the decision's events on the track.
 import { el } from "../live/dom.js";
+import { bindStepping } from "../live/stepping.js";
 import { Track, touchedSpaces } from "./board.js";
 import { drawParts, frameWords } from "./view.js";
 import { seatName } from "./words.js";
@@ -87,19 +88,9 @@ export function mountReplay(root, data) {
         : "As a spectator sees it.";
   }
   panels();
-  $("[data-first]").addEventListener("click", () => go(0));
-  $("[data-prev]").addEventListener("click", () => go(at - 1));
-  $("[data-next]").addEventListener("click", () => go(at + 1));
-  $("[data-last]").addEventListener("click", () => go(last));
+  bindStepping(root, go, () => at, last);
   $("[data-round-prev]").addEventListener("click", () => jumpRound(-1));
   $("[data-round-next]").addEventListener("click", () => jumpRound(1));
-  document.addEventListener("keydown", (event) => {
-    if (event.target.closest?.("input, textarea, select")) return;
-    const target = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last }[event.key];
-    if (target === undefined) return;
-    event.preventDefault();
-    go(target);
-  });
   const handle = { go, get at() { return at; } };
   window.expressReplay = handle;
   return handle;
