@@ -275,6 +275,7 @@ SITE_VIEWS = [
     ViewRow("theme", "POST", "site", cells("allowed"), allowed="302 /", data="theme",
             note="a cookie of the browser's, for anyone"),
     ViewRow("howto", "GET", "site", cells("allowed")),
+    ViewRow("howto-express", "GET", "site", cells("allowed")),
     ViewRow("rankings:index", "GET", "site", cells("allowed")),
     ViewRow("accounts:user", "GET", "site", cells("allowed"), data="username"),
     ViewRow("accounts:games", "GET", "site", cells("allowed"), data="username"),
