@@ -236,10 +236,7 @@ class ExpressGame(LiveGame):
         parse_plan(token)  # three different cards
         meta = self.meta
         replaced = meta.pending[seat] is not None
-        for entry in meta.plans:
-            if entry[1] == seat and entry[2] == 0 and replaced and \
-                    self.tokens[entry[0]] == meta.pending[seat]:
-                entry[2] = -1
+        self._withdraw_plan(seat)
         meta.pending[seat] = token
         meta.plans.append([len(self.tokens), seat, 0])
         events: list[Event] = [
@@ -249,6 +246,16 @@ class ExpressGame(LiveGame):
              "ply": ply},
         ]
         return events + self._close_planning(ply)
+
+    def _withdraw_plan(self, seat: int) -> None:
+        """The seat's plan committed while planning is open is replaced or taken back: its
+        token is never revealed (`tokens_for` shows it as `???`)."""
+        pending = self.meta.pending[seat]
+        if pending is None:
+            return
+        for entry in self.meta.plans:
+            if entry[1] == seat and entry[2] == 0 and self.tokens[entry[0]] == pending:
+                entry[2] = -1
 
     def _close_planning(self, ply: int) -> list[Event]:
         """Every active seat has committed: the plans go to the engine in turn order."""
@@ -425,12 +432,8 @@ class ExpressGame(LiveGame):
             raise KindError("that seat cannot resign now")
         ply = self.ply
         meta = self.meta
-        if meta.pending[seat] is not None:
-            for entry in meta.plans:
-                if entry[1] == seat and entry[2] == 0 and \
-                        self.tokens[entry[0]] == meta.pending[seat]:
-                    entry[2] = -1
-            meta.pending[seat] = None
+        self._withdraw_plan(seat)
+        meta.pending[seat] = None
         hidden = len(self.p.plans[seat])  # its cards go back to the hand unrevealed
         its_turn = self.p.phase == "a" and self.p.turn_seat() - 1 == seat
         if its_turn:
@@ -579,6 +582,12 @@ class RedactedExpress(ExpressGame):
         return choose(format_position(self.p), level, seed, seat + 1)
 
 
+def _cars_and_sets(q: Position, seat: int) -> tuple[str, int]:
+    """The cars that score for a seat (0-based) and its full sets of the five colours."""
+    cars = q.scored_cars(seat + 1)
+    return cars, min(cars.count(c) for c in COLOURS)
+
+
 def _cards(plan: str) -> list[str]:
     """`A2DB4` → ["A2", "D", "B4"]."""
     return re.findall(r"[ABC][1-6]|D|\?", plan)
@@ -654,8 +663,7 @@ class ExpressView:
         secret = _cards(pending) if pending else unrevealed
         sees = self.sees(s)
         total, tiebreak = q.score(s + 1)
-        cars = q.scored_cars(s + 1)
-        sets = min(cars.count(c) for c in COLOURS)
+        cars, sets = _cars_and_sets(q, s)
         return {
             "seat": s, "engine": ENGINES[q.engine[s]], "capacity": CAPACITY[q.engine[s]],
             "space": q.loc[s], "train": q.train[s], "yard": q.yard[s],
@@ -728,8 +736,7 @@ class ExpressView:
         r = q.result()
         breakdown = []
         for s in range(q.n):
-            cars = q.scored_cars(s + 1)
-            sets = min(cars.count(c) for c in COLOURS)
+            cars, sets = _cars_and_sets(q, s)
             breakdown.append({
                 "cars": len(cars), "sets": sets, "set_points": 5 * sets,
                 "contracts": [{"id": cid, "value": CONTRACTS[cid][1]} for cid, _ in q.done[s]],
