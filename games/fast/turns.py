@@ -26,7 +26,8 @@ import psycopg
 from .. import broadcast, metrics, timeouts
 from ..actors import Actor, SessionGuard, seat_of
 from ..applied import TurnResult, advanced, frame_of, made, sent
-from ..broadcast import Delivery, game_group
+from ..audiences import audiences
+from ..broadcast import Delivery
 from ..kinds import KindError, LiveGame
 from ..models import Game
 from ..protocol import SignedOut
@@ -78,10 +79,10 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
     game, lg = entry.game, entry.lg
     if warm.get(game.id) is not entry:  # replaced while this thread waited for the lock
         return None
-    if game.kind.seat_sequences:  # a seat's own count: the locked path checks it
-        return None
     seat = seat_of(game, actor)
-    if seat is None or ply != game.ply or game.is_over or seat not in lg.acting():
+    # `ply` is the decision's number: the game's ply, or with seat sequences the seat's own
+    # count; `deciding` lets a committed seat replace its plan (Cargo Express).
+    if seat is None or game.is_over or ply != lg.sequence(seat) or not lg.deciding(seat):
         return None
     if game.seat_list[seat].timeouts:  # its count of timeouts is reset under the lock
         return None
@@ -95,8 +96,10 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
         return None
     if lg.over:
         return None
-    return game, lg, NewTurn(ply=ply, token=token, seat=seat, events=events), \
-        advanced(game, lg, seat)
+    # Stored at the game's ply before it (as the locked path's `_stored` does), which the
+    # write also requires of the row.
+    turn = NewTurn(ply=game.ply, token=token, seat=seat, events=events)
+    return game, lg, turn, advanced(game, lg, seat)
 
 
 async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, token: str,
@@ -131,17 +134,26 @@ async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, tok
         return None
     warm.keep(game, lg)
     metrics.turn_applied("loop")
-    frame = frame_of(game, turn, lg, None)  # the loop's kinds hide nothing: one audience
-    sent = await broadcast.asend_message(game_group(game.id), broadcast.group_message(
-        frame, game.revision, made(turn)))
-    return TurnResult(frame, delivery=Delivery(sent))
+    return await _asend_to_all(game, turn, lg)
+
+
+async def _asend_to_all(game: Game, turn: NewTurn, lg: LiveGame) -> TurnResult:
+    """The loop's `applied.sent`: the turn's frame built for each audience (one for a kind
+    that hides nothing; each seat and the spectators for one that hides, games.audiences)
+    and sent to that audience's group alone; the result is the deciding seat's."""
+    frames, deliveries = {}, {}
+    for group, viewer in audiences(game):
+        frame = frames[viewer] = frame_of(game, turn, lg, viewer)
+        deliveries[viewer] = Delivery(await broadcast.asend_message(
+            group, broadcast.group_message(frame, game.revision, made(turn))))
+    audience = turn.seat if turn.seat in frames else None
+    return TurnResult(frames[audience], delivery=deliveries[audience])
 
 
 def _loop_may_play(game: Game, guard: SessionGuard | None) -> bool:
     """What `apply_turn_on_loop` leaves to the threads: the clocks' and the bots' work on
     commit (Django's `on_commit` is for threads), sessions that are not in the database."""
-    return _untimed(game) and not game.bot_seats and guard is not None and in_sql(guard) \
-        and not game.kind.hidden_information
+    return _untimed(game) and not game.bot_seats and guard is not None and in_sql(guard)
 
 
 def _untimed(game: Game) -> bool:

@@ -16,9 +16,11 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
+from prometheus_client import REGISTRY
 
 from games import services
 from games.actors import Actor
+from games.fast import loopdb
 from games.kinds import EVERYTHING, get_kind
 from games.kinds.cargo_express import ExpressView
 from games.models import Game
@@ -44,6 +46,10 @@ def users(db):
     User = get_user_model()
     return {name: User.objects.create_user(name, f"{name}@example.com", "a-long-cargo-pass")
             for name in NAMES}
+
+
+def loop_decisions():
+    return REGISTRY.get_sample_value("cargo_turns_applied_total", {"path": "loop"}) or 0.0
 
 
 def people(users, n):
@@ -79,6 +85,7 @@ async def test_every_frame_of_a_whole_game_is_each_viewers_own(users, connect, n
     game = await database_sync_to_async(make_game)(users, n, rated=False)
     socks = [await connect(game.id, NAMES[s]) for s in range(n)]
     watcher = await connect(game.id, None)
+    on_the_loop = loop_decisions()
     viewers = [*range(n), None]
     comms = [*socks, watcher]
     received = {v: [] for v in viewers}
@@ -101,6 +108,8 @@ async def test_every_frame_of_a_whole_game_is_each_viewers_own(users, connect, n
         ply += 1
     for comm in comms:
         await comm.disconnect()
+    if loopdb.enabled():  # PostgreSQL with the fast path: the loop builds every audience's
+        assert loop_decisions() - on_the_loop > ply // 2  # frame (games.fast.turns)
 
     def expected():
         row = services.get_game(game.id)
