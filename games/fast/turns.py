@@ -4,8 +4,12 @@ processes wrote.
 `apply_warm` (on a live-db thread) and `apply_turn_on_loop` (on the event loop) apply a
 decision to the process's warm copy and write it with the one conditional statement
 (games.fast.statements); either returns None, with nothing written, for anything it cannot
-decide alone, and the caller takes the locked path (`games.play._apply_locked`). `follow`
-brings a copy one revision behind up to a turn heard from the game's group.
+decide alone, and the caller takes the locked path (`games.play._apply_locked`). Both serve
+every kind: one seat at a time (the decision numbered by the game's ply) or seats deciding
+at the same time (numbered by the seat's own count, `LiveGame.sequence`), hiding nothing
+(one audience) or hiding (a frame built for each audience, games.audiences). `follow`
+brings a copy one revision behind up to a turn heard from the game's group (kinds of one
+seat at a time).
 
 Fast path (docs/fast-path.md, "games/fast/turns.py"):
 replaces `_apply_locked` (Django's transaction and row lock) for the common turn, and
