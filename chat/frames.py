@@ -37,13 +37,13 @@ def room_part(room: RoomName, last_seq: int, lines: list[Frame],
     return {"room": room, "seq": last_seq, "messages": lines, "hidden": sorted(hidden)}
 
 
-def state_frame(rooms: list[Frame], write: RoomName | None, limit: int,
+def state_frame(rooms: list[Frame], you: str | None, write: RoomName | None, limit: int,
                 muted: list[str], reason: str) -> Frame:
-    """`chat_state`: the answer to `chat_sync`: each room the viewer reads, the room they
-    write in (null: they read only, `reason` says why), the length limit and whom they
-    muted."""
-    return {"type": "chat_state", "rooms": rooms, "write": write, "limit": limit,
-            "muted": muted, "reason": reason}
+    """`chat_state`: the answer to `chat_sync`: each room the viewer reads, the viewer's
+    name (null: not a member), the room they write in (null: they read only, `reason`
+    says why), the length limit and whom they muted."""
+    return {"type": "chat_state", "rooms": rooms, "you": you, "write": write,
+            "limit": limit, "muted": muted, "reason": reason}
 
 
 def muted_frame(name: str, muted: bool, names: list[str]) -> Frame:

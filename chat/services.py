@@ -180,7 +180,8 @@ def chat_state(game_id: str, reader: Reader, after: dict[str, int]) -> frames.Fr
         until = silenced_until(reader.member_id, timezone.now())
         if until is not None:
             write, reason = None, f"A moderator silenced you until {until:%Y-%m-%d %H:%M} UTC."
-    return frames.state_frame(parts, write, MAX_LENGTH, _muted_names(reader.member_id),
+    you = reader.actor.name if reader.member_id is not None and reader.actor else None
+    return frames.state_frame(parts, you, write, MAX_LENGTH, _muted_names(reader.member_id),
                               reason)
 
 
