@@ -156,3 +156,51 @@ async def test_bad_chat_frames_are_refused_plainly(game, connect):
     await alice.send_json_to({"type": "chat", "text": "x" * 200})
     assert (await receive_type(alice, "chat_error"))["code"] == "too_long"
     await alice.disconnect()
+
+
+async def test_a_cargo_express_tables_seats_share_the_players_room(users, connect):
+    from tests.games.express_support import express_game
+
+    game = await database_sync_to_async(express_game)([users["alice"], users["bob"]])
+    alice, bob = await connect(game.id, "alice"), await connect(game.id, "bob")
+    carol = await connect(game.id, "carol")
+    await say(bob, "shall we race for the factories?")
+    for comm in (alice, bob, carol):
+        assert (await receive_type(comm, "chat"))["author"] == "bob"
+    await say(carol, "bob has the Engineer in mind")
+    assert (await receive_type(carol, "chat"))["room"] == "spectators"
+    for comm in (alice, bob):
+        assert await chat_frames(comm) == []
+    for comm in (alice, bob, carol):
+        await comm.disconnect()
+
+
+async def test_the_admins_hide_action_takes_a_message_away_from_open_pages(
+        game, connect, users):
+    from django.test import Client
+
+    alice, carol = await connect(game.id, "alice"), await connect(game.id, "carol")
+    await say(alice, "<script>alert(1)</script> rude")
+    await receive_type(carol, "chat")
+
+    def moderate():
+        admin = users["carol"].__class__.objects.create_superuser(
+            "root", "root@example.com", "a-long-cargo-pass")
+        client = Client()
+        client.force_login(admin)
+        listing = client.get("/admin/chat/message/").content.decode()
+        assert "&lt;script&gt;alert(1)&lt;/script&gt; rude" in listing
+        assert "<script>alert(1)</script>" not in listing
+        message = Message.objects.get()
+        client.post("/admin/chat/message/", {"action": "hide_selected",
+                                             "_selected_action": [message.pk]})
+        return Message.objects.get().hidden
+
+    assert await database_sync_to_async(moderate)()
+    for comm in (alice, carol):
+        assert await receive_type(comm, "chat_hidden") == {
+            "type": "chat_hidden", "room": "players", "seq": 1}
+        state = await sync(comm)
+        assert state["rooms"][0]["messages"] == []
+    for comm in (alice, carol):
+        await comm.disconnect()
