@@ -100,5 +100,4 @@ class SilenceAdmin(admin.ModelAdmin):
 
     list_display = ("member", "until", "reason", "created")
     search_fields = ("member__username",)
-    autocomplete_fields = ()
     raw_id_fields = ("member",)

@@ -18,7 +18,7 @@ from typing import Any
 
 from games.actors import Actor
 from games.models import Game
-from games.sockets.runtime import FrameConsumer, db, service
+from games.sockets.runtime import CLOSE_SIGNED_OUT, FrameConsumer, db, service
 
 from . import services
 from .rooms import ROOMS, group_of, is_player, member_group
@@ -61,6 +61,14 @@ class ChatSocket(FrameConsumer):
             await self.join(member_group(self.chat_reader.member_id))
 
     async def chat_receive(self, kind: str, content: dict[str, Any]) -> None:
+        if kind != "chat_sync" and self.chat_reader.member_id is not None \
+                and (self.revoked or not await self.signed_in()):
+            # A member's writes, as a turn: only while the socket's session still holds.
+            self.revoked = True
+            await self.send_json(ChatError("sign_in", "You signed out: sign in again to "
+                                                      "chat.").frame())
+            await self.close(code=CLOSE_SIGNED_OUT)
+            return
         try:
             if kind == "chat":
                 await service(services.post)(self.game_id, self.chat_reader,

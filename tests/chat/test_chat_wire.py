@@ -204,3 +204,14 @@ async def test_the_admins_hide_action_takes_a_message_away_from_open_pages(
         assert state["rooms"][0]["messages"] == []
     for comm in (alice, carol):
         await comm.disconnect()
+
+
+async def test_a_member_who_signed_out_elsewhere_writes_nothing(game, connect):
+    from django.contrib.sessions.models import Session
+
+    alice = await connect(game.id, "alice")
+    await database_sync_to_async(lambda: Session.objects.all().delete())()
+    await say(alice, "still here?")
+    assert (await receive_type(alice, "chat_error"))["code"] == "sign_in"
+    assert (await alice.receive_output(timeout=2))["code"] == 4401
+    assert not await database_sync_to_async(Message.objects.exists)()
