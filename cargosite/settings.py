@@ -140,6 +140,7 @@ INSTALLED_APPS = [
     "puzzles.daily",
     "puzzles",
     "rankings",
+    "chat",
 ]
 
 MIDDLEWARE = [

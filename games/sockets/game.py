@@ -28,6 +28,8 @@ from typing import Any
 
 from django.conf import settings
 
+from chat.socket import CHAT_FRAMES, ChatSocket
+
 from .. import access, audiences, broadcast, limits, metrics, presence, services
 from ..actors import Actor, SessionGuard
 from ..fast import loopdb, warm
@@ -39,7 +41,6 @@ from .runtime import (
     CLOSE_SIGNED_OUT,
     CLOSE_TOO_MANY,
     CLOSE_TRY_AGAIN,
-    FrameConsumer,
     db,
     log_database_down,
     off_loop,
@@ -50,7 +51,7 @@ from .runtime import (
 )
 
 
-class GameConsumer(FrameConsumer):
+class GameConsumer(ChatSocket):  # the chat part: chat/socket.py
     game_id = ""
     group = ""
     actor: Actor | None = None
@@ -83,6 +84,7 @@ class GameConsumer(FrameConsumer):
                 return
         self.guard = SessionGuard(self.scope)
         await self.join(self.group)
+        await self.chat_join()
         await self.join_member_group()
         await self.accept()
         self.client_ply = state_ply(state)
@@ -137,6 +139,7 @@ class GameConsumer(FrameConsumer):
         self.mode = game.mode
         self.max_token = game.kind.max_token_length
         self.seat = services.seat_of(game, self.actor)
+        self.chat_open(game)
         self.present = services.player_arrived(game, self.seat)
         lg = services.live(game)
         state = services.state_of(game, lg, viewer=self.seat)
@@ -217,6 +220,8 @@ class GameConsumer(FrameConsumer):
                                       'a sync is {"type": "sync", "after": int}')
                 return
             await self.call(self.sync, after)
+        elif kind in CHAT_FRAMES:  # chat/socket.py
+            await self.chat_receive(kind, content)
         else:
             await self.send_error(Code.BAD_FRAME, f"unknown frame type {kind[:32]!r}")
 

@@ -10,8 +10,9 @@ Outcomes:
 - `sign-in`: a redirect to the sign-in page (the site's, or the admin's);
 - `NNN code`: that HTTP status and, for JSON, that error code (`403 hidden` is also the
   HTML page that says why); a refusal changes nothing;
-- on sockets: the frame that answers (`state`, `pong`, `turn`, `resigned`), `error code`,
-  or `close NNNN` when the socket is not accepted;
+- on sockets: the frame that answers (`state`, `pong`, `turn`, `resigned`, the chat's
+  `chat`, `chat_state`, `chat_muted`), `error code` (the chat's refusals: `chat_error
+  code`), or `close NNNN` when the socket is not accepted;
 - `—`: no such person in this scenario (a game against CargoBot has no human opponent).
 
 This module is plain data: no Django import, so it renders without settings.
@@ -334,7 +335,7 @@ class SocketRow:
 
 
 GAME_MESSAGES = ("connect", "ping", "sync", "turn", "resign", "spectators", "abort", "claim",
-                 "unknown")
+                 "chat", "chat_sync", "chat_mute", "chat_report", "unknown")
 
 
 def _socket_rows() -> list[SocketRow]:
@@ -349,6 +350,12 @@ def _socket_rows() -> list[SocketRow]:
                 roles = {"others": "close 4403", **roles}
             return SocketRow("game", message, s, cells(everyone, **roles))
 
+        # The table chat (docs/chat.md): members write in their role's room, during the
+        # game and after it; guests and visitors read only. The mute names a member who is
+        # none of the roles (max); the report names a message that is not there.
+        readers: dict[str, str] = {} if hidden else {"anonymous": "chat_error sign_in"}
+        if s == "guest-bot":  # the player is a guest
+            readers["player"] = "chat_error sign_in"
         rows += [
             row("connect", "state"),
             row("ping", "pong"),
@@ -369,6 +376,10 @@ def _socket_rows() -> list[SocketRow]:
             row("claim", "error not_a_player",
                 player="error game_over" if over else "error bad_request",
                 opponent="error game_over" if over else "error bad_request"),
+            row("chat", "chat", **readers),
+            row("chat_sync", "chat_state"),
+            row("chat_mute", "chat_muted", **readers),
+            row("chat_report", "chat_error not_found", **readers),
             row("unknown", "error bad_frame"),
         ]
     rows += [
@@ -416,8 +427,9 @@ MODEL_VIEWS = ("changelist", "add", "change", "change POST", "delete", "delete P
 # row by its services).
 READ_ONLY = ("games.game", "games.turn", "games.challenge", "daily.dailygame",
              "daily.dailyvoid", "rankings.ratingchange", "rankings.botratingchange",
-             "accounts.player")
-CURATED = ("puzzles.puzzle", "puzzles.week")  # the curators' work: edited here
+             "accounts.player", "chat.message", "chat.report")
+# The curators' work (puzzles, weeks) and the moderators' (silences): edited here.
+CURATED = ("puzzles.puzzle", "puzzles.week", "chat.silence")
 MEMBER_RECORDS = ("puzzles.progress",)  # shown; deleted by a superuser, never edited
 ACTIONS = {
     "games.game": ("void_selected",),
@@ -425,6 +437,9 @@ ACTIONS = {
     "puzzles.puzzle": ("validate_selected", "delete_selected"),
     "puzzles.week": ("draft_selected", "publish_selected", "delete_selected"),
     "puzzles.progress": ("delete_selected",),
+    "chat.message": ("hide_selected", "silence_authors_day", "silence_authors_week"),
+    "chat.report": ("hide_reported",),
+    "chat.silence": ("delete_selected",),
 }
 # Models of other apps in the admin (Django's auth, allauth, axes, ...): superusers only,
 # checked on their lists; what else a superuser may do there is those apps' choice.
@@ -552,9 +567,10 @@ Each message is sent on a socket opened by that role (`connect` is the opening i
 ## The admin
 
 Staff with view permissions holds the view permission of every model of the site's apps
-(games, daily, puzzles, rankings, accounts), nothing else; staff with change permissions
-holds their view and change permissions (no add, no delete): a moderator who may void
-games and a curator who edits, validates, drafts and publishes puzzles and weeks.
+(games, daily, puzzles, rankings, accounts, chat), nothing else; staff with change
+permissions holds their view and change permissions (no add, no delete): a moderator who
+may void games, hide chat messages and silence their authors (and change a silence's end),
+and a curator who edits, validates, drafts and publishes puzzles and weeks.
 `refused`: the action is not offered, and posting it changes nothing.
 
 {admin.markdown()}

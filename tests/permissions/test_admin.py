@@ -5,6 +5,7 @@ no bot seed and no guest's session key."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -14,6 +15,9 @@ from django.db import transaction
 from django.urls import reverse
 
 from accounts.models import Player
+from chat import services as chat
+from chat.models import Report as ChatReport
+from chat.models import Silence
 from games import services
 from games.actors import Actor
 from games.models import Challenge, Game, Turn
@@ -112,6 +116,11 @@ class AdminWorld:
         puzzle = Puzzle.objects.get()
         Progress.objects.create(user=people.users["carol"], puzzle=puzzle, attempts=1)
         Player.objects.get_or_create(user=people.users["alice"])
+        said = chat.post(online.id, chat.Reader(Actor.member(people.users["alice"]), True),
+                         "a message to moderate")
+        chat.report(online.id, chat.Reader(Actor.member(people.users["carol"]), False),
+                    "players", said.seq)
+        chat.silence([people.users["bob"].pk], hours=1, reason="a test")
         self.objects = {
             "games.game": online, "games.turn": Turn.objects.first(),
             "games.challenge": Challenge.objects.first(),
@@ -121,6 +130,8 @@ class AdminWorld:
             "rankings.botratingchange": BotRatingChange.objects.first(),
             "accounts.player": Player.objects.first(), "puzzles.puzzle": puzzle,
             "puzzles.week": puzzle.week, "puzzles.progress": Progress.objects.first(),
+            "chat.message": said, "chat.report": ChatReport.objects.first(),
+            "chat.silence": Silence.objects.first(),
         }
         assert all(self.objects.values()), self.objects
         self.secrets = [s for scene in (over, bot, daily, guest) for s in scene.secrets]
@@ -158,6 +169,10 @@ def change_data(label: str, obj: Any) -> dict[str, Any]:
                 "puzzles-TOTAL_FORMS": "1", "puzzles-INITIAL_FORMS": "1",
                 "puzzles-MIN_NUM_FORMS": "0", "puzzles-MAX_NUM_FORMS": "1000",
                 "puzzles-0-id": obj.puzzles.get().pk, "puzzles-0-week": obj.pk}
+    if label == "chat.silence":
+        until = obj.until + dt.timedelta(hours=1)
+        return {"member": obj.member_id, "until_0": until.date().isoformat(),
+                "until_1": until.time().strftime("%H:%M:%S"), "reason": "edited"}
     return {"note": "edited"}
 
 

@@ -27,7 +27,12 @@ def handled_types(consumer: str) -> set[str]:
     source = (ROOT / "games" / "sockets" / module).read_text()
     body = source.split(f"class {consumer}(", 1)[1]
     body = body.split("async def receive_json", 1)[1].split("\n    async def ", 1)[0]
-    return set(re.findall(r'== "(\w+)"', body))
+    types = set(re.findall(r'== "(\w+)"', body))
+    if consumer == "GameConsumer" and "kind in CHAT_FRAMES" in body:
+        from chat.socket import CHAT_FRAMES  # the chat's frames (chat/socket.py)
+
+        types |= set(CHAT_FRAMES)
+    return types
 
 
 def test_every_socket_message_has_rows():
@@ -68,8 +73,8 @@ class Probe:
             got = await self.next()
             if got["type"] == "close":
                 return f"close {got['code']}"
-            if got["type"] == "error":
-                return f"error {got['code']}"
+            if got["type"] in ("error", "chat_error"):
+                return f"{got['type']} {got['code']}"
             if frame["type"] == "sync" and got["type"] == "turn":
                 continue
             return got["type"]
@@ -136,9 +141,18 @@ async def run_game_cells(people, scenario: str, role: str) -> tuple[dict[str, st
             return {"type": "abort"}
         if message == "claim":
             return {"type": "claim", "result": "win"}
+        if message == "chat":
+            return {"type": "chat", "text": "good game"}
+        if message == "chat_sync":
+            return {"type": "chat_sync", "after": {}}
+        if message == "chat_mute":
+            return {"type": "chat_mute", "name": "max", "mute": True}
+        if message == "chat_report":
+            return {"type": "chat_report", "room": "players", "seq": 99}
         return {"type": "no-such-frame"}
 
-    await session(["connect", "ping", "sync", "spectators", "unknown"], frame_for)
+    await session(["connect", "ping", "sync", "spectators", "chat", "chat_sync", "chat_mute",
+                   "chat_report", "unknown"], frame_for)
     await session(["abort"], frame_for)
     await session(["claim"], frame_for)
     await session(["turn"], frame_for)  # each write in a scene of its own

@@ -25,6 +25,8 @@ from django.contrib.auth.models import Permission
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 
+from chat.models import Message as ChatMessage
+from chat.models import Mute, Report, Silence
 from games import services
 from games.actors import Actor
 from games.models import Challenge, Game, GameReview, Seat, TableSeat, Turn
@@ -34,7 +36,7 @@ from puzzles.daily.models import DailyGame
 from puzzles.models import Progress, Puzzle, Week
 
 PASSWORD = "a-long-cargo-pass"
-ADMIN_APPS = ("games", "daily", "puzzles", "rankings", "accounts")
+ADMIN_APPS = ("games", "daily", "puzzles", "rankings", "accounts", "chat")
 # A 5×5 one-turn puzzle: three Blue cores in column a; dropping into a makes an I.
 PUZZLE_RECORD = ('[Size "5"]\n[Rules "0.92"]\n'
                  '[Start "...../...../B..../B..../B.... b - - - - - 0 0 0 0.92"]\n'
@@ -254,4 +256,7 @@ def snapshot() -> tuple:
         tuple(Puzzle.objects.order_by("pk").values_list("pk", "week_id", "day", "note")),
         tuple(Week.objects.order_by("pk").values_list("pk", "status", "note")),
         tuple(get_user_model().objects.order_by("pk").values_list("pk", "is_active")),
+        tuple(ChatMessage.objects.order_by("pk").values_list("pk", "hidden")),
+        tuple(Silence.objects.order_by("pk").values_list("pk", "member_id", "until", "reason")),
+        Mute.objects.count(), Report.objects.count(),
     )

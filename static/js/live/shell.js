@@ -57,6 +57,7 @@
 //                             for the last turn's frame only so the view can mark it.
 // The shell never reads a game's own fields and the view never touches the socket.
 import { AbandonBox } from "./abandon.js";
+import { ChatPanel } from "./chat.js";
 import { ClockDisplay } from "./clock.js";
 import { el, readJson } from "./dom.js";
 import { GameSocket } from "./socket.js";
@@ -250,6 +251,7 @@ export async function startLiveGame(root) {
     drawRematch();
     clocks.update(state);
     abandon.update(state, viewer);
+    chat?.setOver(state.over);
     const resign = $("[data-action=resign]");
     if (resign) resign.hidden = viewer === null || state.over;
   }
@@ -324,7 +326,10 @@ export async function startLiveGame(root) {
         }),
       onRematch: (frame) => enqueue(() => applyRematch(frame)),
       onSpectators: (frame) => drawSpectators(frame.count),
+      onOpen: () => chat?.connected(),
+      onChat: (frame) => chat?.handle(frame),
       onClosed: (code) => {
+        chat?.disconnected();
         if (code === SIGNED_OUT && viewer !== null && !signedOutShown) {
           signedOutShown = true;
           message("You signed out, so this page no longer plays for you. Sign in again to play.", true);
@@ -357,6 +362,8 @@ export async function startLiveGame(root) {
     sendTurn: (token) => socket.sendTurn(state.seqs?.[viewer] ?? state.ply, token),
   });
   const clocks = new ClockDisplay($("[data-clocks]"));
+  const chatRoot = $("[data-chat]");
+  const chat = chatRoot ? new ChatPanel(chatRoot, { send: (frame) => socket.sendFrame(frame) }) : null;
   const abandon = new AbandonBox($("[data-abandon]"), {
     onAbort: () => socket.abort(),
     onClaim: (result, seat) => socket.claim(result, seat),

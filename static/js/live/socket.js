@@ -118,6 +118,7 @@ export class GameSocket {
       clearTimeout(openTimer);
       this.sync(this.firstSync ? Math.max(0, this.ply - 1) : this.ply);
       this.firstSync = false;
+      this.h.onOpen?.();
       if (this.h.onSpectators) this.sendFrame({ type: "spectators" }); // the count, kept live
       if (this.pending) this.sendFrame({ type: "turn", ...this.pending });
       clearInterval(this.pingTimer);
@@ -265,6 +266,9 @@ export class GameSocket {
         this.h.onError?.(frame);
         return;
       default:
+        // The table chat's frames go to the chat (static/js/live/chat.js), never to a
+        // game handler: a chat refusal does not clear the pending turn.
+        if (typeof frame?.type === "string" && frame.type.startsWith("chat")) this.h.onChat?.(frame);
         return; // pong and anything unknown
     }
   }
