@@ -33,6 +33,21 @@ def test_only_views():
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing():
+    """Passwords hashed with MD5 in the test run (Django's advice for tests): the default
+    PBKDF2's million iterations cost about 0.4 s a user on this 2-core machine, and nearly
+    every test makes members. PBKDF2 stays second, so a hash made by a subprocess or a
+    seed with the production settings still checks. Production's hashers are untouched
+    (cargosite/settings.py); tests/test_settings.py checks them."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=[
+            "django.contrib.auth.hashers.MD5PasswordHasher",
+            "django.contrib.auth.hashers.PBKDF2PasswordHasher"]):
+        yield
+
+
 @pytest.fixture
 def run_python():
     """Run `python -c code` in a fresh process with the settings module and the given env."""

@@ -24,6 +24,7 @@ print(json.dumps({
     "use_tz": settings.USE_TZ,
     "fast_path": settings.LIVE_FAST_PATH,
     "db_options": settings.DATABASES["default"].get("OPTIONS", {}),
+    "hashers": settings.PASSWORD_HASHERS,
 }))
 """
 
@@ -41,6 +42,8 @@ def test_it_uses_the_embedded_default_when_nothing_is_set(run_python):
     assert s["db_name"].endswith("db.sqlite3")
     assert s["layer"] == "channels.layers.InMemoryChannelLayer"
     assert s["eager"] is True
+    # Django's default, PBKDF2 first (the test run's MD5 is tests/conftest.py's alone).
+    assert s["hashers"][0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
     assert s["broker"] == "memory://"
     assert s["email"] == "django.core.mail.backends.console.EmailBackend"
     assert s["time_zone"] == "UTC" and s["use_tz"] is True
