@@ -54,7 +54,8 @@ def refuse_past_cap(user_id: int, time_control: str) -> None:
         more = (f" (new players may have {NEW_MEMBER_CAP} until they have finished "
                 f"{NEW_MEMBER_GAMES} games)" if cap == NEW_MEMBER_CAP else "")
         raise GameError(Code.BAD_REQUEST,
-                        f"you already have {cap} correspondence games in progress, the most "
+                        f"you already have {cap} correspondence game{'s' if cap != 1 else ''} "
+                        f"in progress, the most "
                         f"you may have{more}: finish one before starting another")
 
 
