@@ -108,8 +108,9 @@ def online_members(exclude: int | None = None) -> dict[str, Any]:
 def member_home(user: Any) -> dict[str, Any]:
     return {
         "quick_play": quick_play_choices(),
-        # the pills' short names ("3+2", "1 day per turn"): the lobby spells them out
-        "quick_time_choices": [(code, label.split(" · ")[0]) for code, label in SEEK_CHOICES],
+        # the pills' short names ("3+2", "1 day"): the lobby spells them out
+        "quick_time_choices": [(code, label.split(" · ")[0].removesuffix(" per turn"))
+                               for code, label in SEEK_CHOICES],
         "quick_time_default": DEFAULT_SEEK,
         "bot_levels": bot_levels(),
         "in_progress": waiting_games(user)[:MAX_IN_PROGRESS],

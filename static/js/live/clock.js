@@ -32,15 +32,17 @@ export function formatClock(ms, kind = "live") {
   return h ? `${h}:${pad(m)}:${pad(seconds % 60)}` : `${m}:${pad(seconds % 60)}`;
 }
 
-const DEADLINE_FORMAT = new Intl.DateTimeFormat(undefined, {
-  weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-  timeZoneName: "short",
-});
+const DATE_PARTS = { weekday: "short", day: "numeric", month: "short", hour: "2-digit",
+  minute: "2-digit" };
+const DEADLINE_FORMAT = new Intl.DateTimeFormat(undefined, { ...DATE_PARTS, timeZoneName: "short" });
+const SHORT_DEADLINE_FORMAT = new Intl.DateTimeFormat(undefined, DATE_PARTS);
 
 /** A deadline as a date in the member's own time zone (the browser's): "Fri 5 Dec, 14:30
- * CET". `when` is a Date or an ISO 8601 string. */
-export function formatDeadline(when) {
-  return DEADLINE_FORMAT.format(when instanceof Date ? when : new Date(when));
+ * CET", or without the zone's name when `short` (a clock on a player's bar). `when` is a
+ * Date or an ISO 8601 string. */
+export function formatDeadline(when, { short = false } = {}) {
+  const date = when instanceof Date ? when : new Date(when);
+  return (short ? SHORT_DEADLINE_FORMAT : DEADLINE_FORMAT).format(date);
 }
 
 /** The clocks: one per seat that has one, named. A view that draws its players' bars puts a
@@ -99,7 +101,8 @@ export class ClockDisplay {
       if (deadline && !this.over) {
         // correspondence: the date the seat's decision is due, beside its countdown
         const due = el("span", "clock-deadline");
-        const date = el("time", "", formatDeadline(deadline));
+        const date = el("time", "", formatDeadline(deadline, { short: Boolean(slot) }));
+        date.setAttribute("title", formatDeadline(deadline));
         date.setAttribute("datetime", deadline);
         due.append("due ", date);
         item.append(due);
