@@ -5,6 +5,7 @@ one query, made only when a page's header asks for it)."""
 
 from typing import Any
 
+from django.db import DatabaseError
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
@@ -39,4 +40,11 @@ def waiting(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"waiting_count": lambda: waiting_count(user.pk)}  # a template calls it
+
+    def count() -> int | None:  # the template calls it, once, when the header renders
+        try:
+            return waiting_count(user.pk)
+        except DatabaseError:  # an error page while the database is down: no count
+            return None
+
+    return {"waiting_count": count}
