@@ -137,3 +137,28 @@ def test_the_idle_sweep_leaves_a_correspondence_game_within_its_deadlines(users,
     frozen.advance(DAY)  # 14 days: its clock, not the sweep, ends it
     assert abandonment.sweep_idle_games() == []
     assert tasks.flag_clocks() == [started.id]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_opening_the_socket_applies_a_missed_deadline_once(users, connect):
+    from channels.db import database_sync_to_async as sync
+
+    from tests.clocks.support import pass_time
+
+    game = await sync(timed_game)(users["alice"], users["bob"], "1d")
+    await sync(start)(game, users)
+    alice = await connect(game.id, "alice")  # in time: the state says when Blue's is due
+    clock = alice.first["state"]["clock"]
+    assert clock["running"] == [0] and clock["deadlines"][0].endswith("Z")
+    assert clock["deadlines"][1] is None
+    await alice.disconnect()
+    await sync(pass_time)(game.id, DAY + 2)
+    bob = await connect(game.id, "bob")  # connecting is the next message
+    assert bob.first["state"]["ending"]["termination"] == "timed_out"
+    again = await connect(game.id, "alice")
+    assert again.first["state"]["status"] == "finished"
+    assert await sync(tasks.flag_clocks)() == []
+    assert await sync(RatingChange.objects.filter(game_id=game.id).count)() == 2
+    for comm in (bob, again):
+        await comm.disconnect()
