@@ -17,9 +17,9 @@ from django.urls import reverse
 from cargosite.howto import board as howto_board
 from games import presence
 from games.actors import Actor
-from games.current import games_in_progress
 from games.forms import DEFAULT_SEEK, SEEK_CHOICES
 from games.kinds import get_kind
+from games.waiting import waiting_games
 from puzzles import progress, schedule
 from puzzles.daily import clock as daily_clock
 from puzzles.daily import services as daily
@@ -29,6 +29,7 @@ from rankings.elo import BOT_RATINGS
 
 CARGO_CONNECT = "cargo-connect"
 MAX_ONLINE_NAMES = 24
+MAX_IN_PROGRESS = 20  # the home page's share of the list; /games/waiting has all
 
 
 @dataclass(frozen=True)
@@ -107,11 +108,12 @@ def online_members(exclude: int | None = None) -> dict[str, Any]:
 def member_home(user: Any) -> dict[str, Any]:
     return {
         "quick_play": quick_play_choices(),
-        # the pills' short names ("3+2", "1 day per turn"): the lobby spells them out
-        "quick_time_choices": [(code, label.split(" · ")[0]) for code, label in SEEK_CHOICES],
+        # the pills' short names ("3+2", "1 day"): the lobby spells them out
+        "quick_time_choices": [(code, label.split(" · ")[0].removesuffix(" per turn"))
+                               for code, label in SEEK_CHOICES],
         "quick_time_default": DEFAULT_SEEK,
         "bot_levels": bot_levels(),
-        "in_progress": games_in_progress(user.pk),
+        "in_progress": waiting_games(user)[:MAX_IN_PROGRESS],
         "daily": daily_today(Actor.member(user)),
         "week": week_days(user),
         "online": online_members(),

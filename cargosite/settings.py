@@ -174,6 +174,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "cargosite.context_processors.navigation",
+                "cargosite.context_processors.waiting",
                 "cargosite.theme.context",
             ],
         },

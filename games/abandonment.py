@@ -11,9 +11,11 @@ opponent has left, or, with more than two seats, the seat of a player who left
   is away from then (`Seat.left_at`). Never connecting counts as away since the start. The
   players hear each change as a `presence` frame.
 - **Idle sweep.** An untimed online game (or one against bots) in which nobody has made a
-  decision for `IDLE_AFTER` is aborted by the scheduled `sweep_idle_games` (Celery beat):
-  no result, as an abort; its players get an `ended` frame. Timed games need no sweep:
-  their clocks end them (a fallen seat loses, or leaves with two timeouts in a row).
+  decision for `IDLE_AFTER`, or a correspondence game whose first decisions have not all
+  been made within its days (lichess aborts a correspondence game nobody started), is
+  aborted by the scheduled `sweep_idle_games` (Celery beat): no result, as an abort; its
+  players get an `ended` frame. Started timed games need no sweep: their clocks end them
+  (a fallen seat loses, or leaves with two timeouts in a row).
 - **Claim.** Once every seat has moved, in a two-seat game, a player whose opponent has
   been away (socket closed, no turn) for `CLAIM_AFTER` may claim the win (the kind resigns
   the absent seat) or call it a draw; termination `abandoned`, a decided result like any
@@ -305,13 +307,33 @@ def claim_seat(game_id: str, *, actor: Actor | None, seat: int) -> dict[str, Any
 
 
 def idle_games(at: dt.datetime | None = None) -> list[str]:
-    """The untimed online games and games against bots still going on in which nobody has
-    decided anything (nor started them) for `IDLE_AFTER`."""
-    before = (at or timezone.now()) - IDLE_AFTER
-    return list(Game.objects.filter(status=Game.Status.ACTIVE, time_control="",
-                                    mode__in=ABORTABLE_MODES)
-                .annotate(last=Coalesce(Max("turns__created_at"), "created_at"))
-                .filter(last__lt=before).values_list("id", flat=True)[:500])
+    """The games still going on that nobody moves in: untimed online games and games
+    against bots in which nobody has decided anything (nor started them) for
+    `IDLE_AFTER`; and correspondence games whose clocks have not started (not every seat
+    has made its first decision) in which nobody has decided anything for the game's
+    days. A correspondence game whose clocks run is never idle: its deadlines end it."""
+    at = at or timezone.now()
+    active = (Game.objects.filter(status=Game.Status.ACTIVE, mode__in=ABORTABLE_MODES)
+              .annotate(last=Coalesce(Max("turns__created_at"), "created_at")))
+    untimed = active.filter(time_control="", last__lt=at - IDLE_AFTER)
+    waiting = active.filter(time_control__endswith="d", clock_since__isnull=True,
+                            last__lt=at - dt.timedelta(days=1))
+    unstarted = [game_id for game_id, code, last, clock, since in waiting.values_list(
+        "id", "time_control", "last", "clock", "clock_since")[:500]
+        if _not_started(code, clock, since) and last < at - _days(code)]
+    return [*untimed.values_list("id", flat=True)[:500], *unstarted]
+
+
+def _days(code: str) -> dt.timedelta:
+    control = clocks.parse(code)
+    assert control is not None
+    return dt.timedelta(milliseconds=control.base_ms)
+
+
+def _not_started(code: str, clock: dict[str, Any] | None, since: dt.datetime | None) -> bool:
+    control = clocks.parse(code)
+    return control is not None and clock is not None and \
+        not clocks.Clocks.load(control, clock, since).started
 
 
 def sweep_idle_games(at: dt.datetime | None = None) -> list[str]:

@@ -39,7 +39,7 @@ LAG_ALLOWANCE_MS = 1_000  # per turn: the network both ways and the page drawing
 LIVE, CORRESPONDENCE = "live", "correspondence"
 UNTIMED = ""
 LIVE_PRESETS = ("3+2", "5+3", "10+5", "15+10")
-CORRESPONDENCE_PRESETS = ("1d", "3d", "7d")
+CORRESPONDENCE_PRESETS = ("1d", "2d", "3d", "5d", "7d", "14d")  # lichess's days, every kind
 PRESETS = (*LIVE_PRESETS, *CORRESPONDENCE_PRESETS)
 MAX_LIVE_MINUTES, MAX_INCREMENT_SECONDS, MAX_DAYS = 180, 60, 14
 
@@ -269,11 +269,24 @@ class Clocks:
             now[seat] = max(0, left - max(0, _ms(at - start)))
         return now
 
+    def deadlines(self) -> list[dt.datetime | None]:
+        """Per seat, when its running clock reaches 0 (a correspondence decision's
+        deadline: when it became the seat's decision plus the days); None: not running.
+        The flag falls `LAG_ALLOWANCE_MS` later (`flag_at`)."""
+        return [self.starts[s] + dt.timedelta(milliseconds=self.left[s] or 0)
+                if s in self.starts else None for s in range(len(self.left))]
+
     def state(self, at: dt.datetime) -> dict[str, Any]:
-        """The clocks as frames carry them (docs/live-protocol.md)."""
-        return {"control": self.control.as_dict(), "remaining": self.remaining(at),
-                "running": list(self.running), "started": self.started,
-                "lag_ms": LAG_ALLOWANCE_MS}
+        """The clocks as frames carry them (docs/live-protocol.md); a correspondence
+        game's also say each running seat's `deadlines` (ISO 8601, UTC)."""
+        state = {"control": self.control.as_dict(), "remaining": self.remaining(at),
+                 "running": list(self.running), "started": self.started,
+                 "lag_ms": LAG_ALLOWANCE_MS}
+        if not self.control.live:
+            state["deadlines"] = [
+                d.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if d else None
+                for d in self.deadlines()]
+        return state
 
 
 # --- on the game row (no queries: the callers load and save the row) ---------------------

@@ -44,9 +44,12 @@ class TimeControlField(forms.ChoiceField):
 
 
 def seek_choices(kind: GameKind) -> list[tuple[str, str]]:
-    """The time controls a kind's tables are offered: its own (`GameKind.time_presets`),
-    else the platform's."""
-    return _choices(kind.time_presets) if kind.time_presets else SEEK_CHOICES
+    """The time controls a kind's tables are offered: its own live presets
+    (`GameKind.time_presets`), else the platform's, then every kind the same
+    correspondence days (`clocks.CORRESPONDENCE_PRESETS`) and untimed."""
+    if not kind.time_presets:
+        return SEEK_CHOICES
+    return _choices((*kind.time_presets, *clocks.CORRESPONDENCE_PRESETS, clocks.UNTIMED))
 
 
 def seek_default(kind: GameKind) -> str:

@@ -32,7 +32,7 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
-from . import clocks, play
+from . import clocks, correspondence, play
 from .actors import Actor
 from .broadcast import LOBBY_GROUP, send_on_commit, user_group
 from .kinds import GameKind, KindError, all_kinds, get_kind
@@ -238,6 +238,7 @@ def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
     host_seat = None if color == RANDOM else keys.index(color)
     rated = bool(time_control) and (True if rated is None else rated)
     bot_seats = _checked_bots(kind, bots or {}, seat_count, rated, host_seat)
+    correspondence.refuse_past_cap(user.pk, time_control)
     with transaction.atomic():
         challenge = Challenge.objects.create(
             creator=user, game_type=game_type, options=options, public=public,
@@ -311,10 +312,13 @@ def _join(challenge: Challenge, actor: Actor, seat: int | None) -> Game | None:
         raise GameError(Code.BAD_REQUEST, "bots are placed by the host")
     if actor.kind == "guest" and challenge.rated:
         raise GameError(Code.NOT_A_PLAYER, "a rated table takes members only: sign in")
+    correspondence.refuse_guest(actor.kind, challenge.time_control)
     if _is_host(challenge, actor):
         raise GameError(Code.OWN_CHALLENGE, "you cannot accept your own challenge")
     if _row_of(challenge, actor) is not None:
         raise GameError(Code.BAD_REQUEST, "you already sit at this table")
+    if actor.user_id is not None:
+        correspondence.refuse_past_cap(actor.user_id, challenge.time_control)
     free = _free(challenge)
     if not free:  # pragma: no cover - a full table has started
         raise GameError(Code.GONE, "this table is full")

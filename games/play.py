@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from . import bots, clocks, finish, metrics, timeouts
+from . import bots, clocks, correspondence, finish, metrics, timeouts
 from .actors import Actor, SessionGuard, seat_of
 from .applied import TurnResult, advanced, sent
 from .audiences import frame_viewer, send_on_commit_to_all
@@ -302,6 +302,8 @@ def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
             raise GameError(Code.BAD_REQUEST, "a Daily Challenge game has no rematch: start "
                             "another from the Daily Challenge page", game.ply)
         if game.rematch_id is None:
+            if actor is not None and actor.user_id is not None:  # offering or accepting
+                correspondence.refuse_past_cap(actor.user_id, game.time_control)
             others = [i for i in game.human_seats if i != seat]
             if game.rematch_offered_by is None:
                 game.rematch_offered_by = seat

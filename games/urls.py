@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from .views import lobby, pages, review
+from .views import lobby, pages, review, waiting
 
 app_name = "games"
 
@@ -21,6 +21,7 @@ register_converter(IdConverter, "gid")
 
 urlpatterns = [
     path("play/", lobby.lobby, name="index"),
+    path("games/waiting", waiting.waiting, name="waiting"),
     path("play/seek", lobby.create_seek, name="create_seek"),
     path("play/quick", lobby.quick_play, name="quick_play"),
     path("play/bot", lobby.create_bot_game, name="create_bot_game"),

@@ -262,10 +262,10 @@ class GameKind(ABC):
         has several (games.lobby.describe_table)."""
         return ""
 
-    # The time controls the lobby offers for this kind's tables (`games.clocks` codes; ""
-    # untimed), in the order shown; () offers the platform's presets (games.forms). A kind
-    # whose game has many more decision points than Cargo Connect's offers longer clocks
-    # (docs/clocks.md).
+    # The live time controls the lobby offers for this kind's tables (`games.clocks` codes),
+    # in the order shown; () offers the platform's. Every kind is then offered the same
+    # correspondence days and untimed (games.forms.seek_choices). A kind whose game has
+    # many more decision points than Cargo Connect's offers longer clocks (docs/clocks.md).
     time_presets: tuple[str, ...] = ()
     default_time_control: str = "10+5"
 

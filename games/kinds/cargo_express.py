@@ -769,7 +769,8 @@ class CargoExpress(GameKind):
     replay_module = "js/cargo-express/replay.js"
     # About 50 decision points per seat (10 rounds of a pick, a plan, three turns and a
     # swap now and then): 3+2 leaves 6 s a decision, too short for a plan (docs/clocks.md).
-    time_presets = ("5+3", "10+5", "15+10", "1d", "3d", "")
+    # The live ones only: every kind offers the platform's correspondence days and untimed.
+    time_presets = ("5+3", "10+5", "15+10")
 
     def seat_key(self, seat: int) -> str:
         return SEAT_KEYS[seat]

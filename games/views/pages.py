@@ -44,12 +44,19 @@ def spectator_count(game_id: str) -> int:
 # --- the game page and its HTTP fallback -----------------------------------------------------
 
 
-@never_cache
-@styled_404
-def game(request: HttpRequest, game_id: str) -> HttpResponse:
+def opened(game_id: str) -> Game:
+    """The game as its page or JSON opens it: the checks on opening run first, and a due
+    flag (a missed correspondence deadline too) falls now (docs/clocks.md)."""
     game = game_or_404(game_id)
     if access.run_open_checks(game) or services.flag_if_due(game):  # it ended on opening
         game = game_or_404(game_id)
+    return game
+
+
+@never_cache
+@styled_404
+def game(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = opened(game_id)
     reason = hidden(request, game)
     if reason:
         return hidden_page(request, game, reason)
@@ -161,7 +168,7 @@ def claim(request: HttpRequest, game_id: str) -> JsonResponse:
 @require_GET
 def events(request: HttpRequest, game_id: str) -> JsonResponse:
     after = int_param(request.GET.get("after"), 0) or 0
-    game = game_or_404(game_id)
+    game = opened(game_id)
     reason = hidden(request, game)
     if reason:
         return hidden_json(reason)

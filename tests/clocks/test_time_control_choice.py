@@ -32,7 +32,7 @@ def test_bad_or_missing_time_controls_are_refused_clearly(users, client):
         data = {"size": 5} | ({} if value is None else {"time_control": value})
         response = client.post("/play/seek", data, follow=True)
         text = response.content.decode()
-        assert "3+2, 5+3, 10+5, 15+10, 1d, 3d, 7d, untimed" in text, value
+        assert "3+2, 5+3, 10+5, 15+10, 1d, 2d, 3d, 5d, 7d, 14d, untimed" in text, value
     assert not Challenge.objects.exists()
     with pytest.raises(services.GameError) as refused:
         services.create_challenge(users["alice"], options={"size": 5}, time_control="0+5")

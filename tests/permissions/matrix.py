@@ -200,6 +200,8 @@ SIGNED_IN_AWAY = cells("302 /", anonymous="allowed")  # allauth: signed in alrea
 LOBBY_VIEWS = [
     ViewRow("games:index", "GET", "site", cells("allowed")),
     ViewRow("games:seeks_json", "GET", "site", cells("allowed")),
+    # "Your turn": a member's own games; a visitor is told to sign in (the same 200)
+    ViewRow("games:waiting", "GET", "site", cells("allowed")),
     ViewRow("games:create_seek", "POST", "site", MEMBERS_ONLY_FORM, allowed="302 /play/",
             data="seek", writes=True),
     ViewRow("games:quick_play", "POST", "site", MEMBERS_ONLY_FORM, allowed="302 /play/",

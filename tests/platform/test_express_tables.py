@@ -54,9 +54,10 @@ def test_the_form_offers_players_bots_per_seat_and_clocks_for_express(users):
             assert f'name="bot_{seat - 1}" value="{level}"' in form
     assert "ExpressBot Hard" in form
     assert "Bots sit only at casual 3-player and 4-player tables, at most 2" in form
-    offered = [code for code in ("3+2", "5+3", "10+5", "15+10", "1d", "3d", "7d", "untimed")
+    offered = [code for code in ("3+2", "5+3", "10+5", "15+10", "1d", "2d", "3d", "5d", "7d",
+                                 "14d", "untimed")
                if f'name="time_control" value="{code}"' in form]
-    assert offered == ["5+3", "10+5", "15+10", "1d", "3d", "untimed"]
+    assert offered == ["5+3", "10+5", "15+10", "1d", "2d", "3d", "5d", "7d", "14d", "untimed"]
     assert 'name="time_control" value="10+5" checked' in form
     # Cargo Connect's form keeps the platform's clocks
     plain = as_member(users["alice"]).get("/play/").content.decode()

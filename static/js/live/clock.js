@@ -1,6 +1,7 @@
 // The players' clocks on a live game page, for any game (the shell drives it). The server
 // owns the clocks (docs/clocks.md): each state it sends has `clock` = {control: {kind,
-// label, ...}, remaining: [ms | null per seat], running: [seat indexes], started, lag_ms},
+// label, ...}, remaining: [ms | null per seat], running: [seat indexes], started, lag_ms,
+// and in correspondence deadlines: [ISO date | null per seat]},
 // the time left as the state was made. This module only counts the running clocks down
 // for display, from the moment the state arrived, until the next state replaces it; it
 // never decides that a flag fell (the server's `ended` frame says so).
@@ -29,6 +30,19 @@ export function formatClock(ms, kind = "live") {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   return h ? `${h}:${pad(m)}:${pad(seconds % 60)}` : `${m}:${pad(seconds % 60)}`;
+}
+
+const DATE_PARTS = { weekday: "short", day: "numeric", month: "short", hour: "2-digit",
+  minute: "2-digit" };
+const DEADLINE_FORMAT = new Intl.DateTimeFormat(undefined, { ...DATE_PARTS, timeZoneName: "short" });
+const SHORT_DEADLINE_FORMAT = new Intl.DateTimeFormat(undefined, DATE_PARTS);
+
+/** A deadline as a date in the member's own time zone (the browser's): "Fri 5 Dec, 14:30
+ * CET", or without the zone's name when `short` (a clock on a player's bar). `when` is a
+ * Date or an ISO 8601 string. */
+export function formatDeadline(when, { short = false } = {}) {
+  const date = when instanceof Date ? when : new Date(when);
+  return (short ? SHORT_DEADLINE_FORMAT : DEADLINE_FORMAT).format(date);
 }
 
 /** The clocks: one per seat that has one, named. A view that draws its players' bars puts a
@@ -83,6 +97,16 @@ export class ClockDisplay {
       const time = el("span", "clock-time");
       time.setAttribute("role", "timer");
       item.append(name, time);
+      const deadline = (this.clock.deadlines || [])[index];
+      if (deadline && !this.over) {
+        // correspondence: the date the seat's decision is due, beside its countdown
+        const due = el("span", "clock-deadline");
+        const date = el("time", "", formatDeadline(deadline, { short: Boolean(slot) }));
+        date.setAttribute("title", formatDeadline(deadline));
+        date.setAttribute("datetime", deadline);
+        due.append("due ", date);
+        item.append(due);
+      }
       if (slot) slot.replaceChildren(item);
       else {
         this.container.append(item);
