@@ -64,7 +64,12 @@ def make_game(users, n, **kwargs):
 def next_decision(game_id):
     """(seat, sequence, token): a decision of an acting seat, as its Easy bot would make
     it from its own view, a turn's first step alone (a person sends steps one by one)."""
-    lg = live(services.get_game(game_id))
+    return decision_of(live(services.get_game(game_id)))
+
+
+def decision_of(lg):
+    """`next_decision` from the test's own copy of the game (the engine is deterministic:
+    the copy applies what the seats sent and stays the stored game)."""
     seat = lg.acting()[0]
     token = KIND.bot_decision(lg.redacted(seat), seat, "easy", 7)
     if lg.p.phase == "a" and ":" in token:
@@ -92,11 +97,10 @@ async def test_every_frame_of_a_whole_game_is_each_viewers_own(users, connect, n
     assert watcher.first["state"]["areas"][0]["plan"] is None
     assert len(watcher.first["state"]["seed_hash"]) == 64 and watcher.first["state"]["seed"] is None
     ply = 0
-    while True:
-        row = await database_sync_to_async(services.get_game)(game.id)
-        if row.is_over:
-            break
-        seat, seq, token = await database_sync_to_async(next_decision)(game.id)
+    lg = KIND.replay(game.start, [], [])
+    while not lg.over:
+        seat, seq, token = decision_of(lg)
+        lg.apply(seat, token)
         await socks[seat].send_json_to({"type": "turn", "ply": seq, "token": token})
         for viewer, comm in zip(viewers, comms, strict=True):
             while True:
