@@ -8,7 +8,7 @@ from django.db.models import Q
 
 
 class Kind(models.TextChoices):
-    YOUR_TURN = "your_turn", "Your turn"
+    YOUR_TURN = "your_turn", "Your turn (correspondence games)"
     CHALLENGE = "challenge", "Challenge accepted"
     TABLE_INVITE = "table_invite", "Someone joined your table"
     GAME_ENDED = "game_ended", "Game ended"
