@@ -86,7 +86,7 @@ def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[
                 if fields:
                     game.save(update_fields=fields)
                     bots.send_task_on_commit(game)
-                notify.your_turn(game, live(game))  # correspondence games only
+                notify.your_turn(game)  # correspondence games only
                 return game
         except IntegrityError:  # pragma: no cover - a 10-character base62 id collided
             continue

@@ -28,6 +28,7 @@ from games.broadcast import send_on_commit, socket_group
 from games.kinds import LiveGame
 from games.models import Challenge, Game
 from games.results import Ending, Stage, on_game_end
+from games.store import live
 
 from . import choices
 from .inbox import unread_count
@@ -61,10 +62,14 @@ def _members(game: Game, seats: Iterable[int]) -> set[int]:
     return {h.user_id for h in holders if h.user_id is not None and not h.bot_level}
 
 
-def your_turn(game: Game, lg: LiveGame, decided: int | None = None) -> None:
+def your_turn(game: Game, lg: LiveGame | None = None, decided: int | None = None) -> None:
     """After `decided`'s decision (None: the game's start) in a correspondence game: the
-    members to act get a "your turn" unless one is unread; the decider's is read."""
-    if not correspondence(game) or lg.over:
+    members to act get a "your turn" unless one is unread; the decider's is read. `lg` is
+    the kind's game after the change (read from the row if not given)."""
+    if not correspondence(game):
+        return
+    lg = lg or live(game)
+    if lg.over:
         return
     acting = _members(game, lg.acting())
     if decided is not None:
