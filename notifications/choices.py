@@ -57,9 +57,6 @@ def unsubscribe(user_id: int, what: str) -> bool:
     """Turn off one email (`digest` or `alarm`) for a member; True if it was on."""
     if what not in ("digest", "alarm"):
         raise ValueError(f"nothing to unsubscribe from called {what!r}")
-    row, _ = NotificationSettings.objects.get_or_create(user_id=user_id)
-    if not getattr(row, what):
-        return False
-    setattr(row, what, False)
-    row.save(update_fields=[what])
-    return True
+    # no row: the member never turned an email on (or is gone); nothing to turn off
+    return bool(NotificationSettings.objects.filter(user_id=user_id, **{what: True})
+                .update(**{what: False}))

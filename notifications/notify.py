@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -109,7 +109,7 @@ def rematch_offered(game: Game, seat: int) -> None:
     offerer = game.seat_list[seat].holder_name(game.kind) or "Your opponent"
     others = _members(game, game.human_seats) - _members(game, [seat])
     _create(Kind.REMATCH_OFFERED, sorted(others), game,
-            lambda uid: f"{offerer} offers a rematch of {with_whom(game, uid)}",
+            lambda uid: f"{offerer} offers a rematch of your {game.kind.name} game",
             game_url(game))
 
 
@@ -132,12 +132,16 @@ def _ending_text(game: Game, user_id: int, voided: bool) -> str:
     if voided:
         return f"{with_whom(game, user_id)} was voided"
     mine = next(s for s in game.seat_list if s.user_id == user_id)
-    place = {1: "won", None: "ended"}.get(mine.place, f"placed {_ordinal(mine.place)}")
-    if mine.place == 1 and sum(s.place == 1 for s in game.seat_list) > 1:
-        place = "shared first place"
-    if len(game.seat_list) == 2 and mine.place == 2:
-        place = "lost"
-    return f"{with_whom(game, user_id)} is over: you {place}"
+    shared = sum(s.place == mine.place for s in game.seat_list) > 1
+    if mine.place is None:
+        return f"{with_whom(game, user_id)} is over"
+    if len(game.seat_list) == 2:
+        outcome = "drew" if shared else ("won" if mine.place == 1 else "lost")
+    elif mine.place == 1:
+        outcome = "shared first place" if shared else "won"
+    else:
+        outcome = f"placed {_ordinal(mine.place)}"
+    return f"{with_whom(game, user_id)} is over: you {outcome}"
 
 
 def _ordinal(n: int | None) -> str:
@@ -150,10 +154,14 @@ def _create(kind: Kind, user_ids: list[int], game: Game | None,
     if not user_ids:
         return []
     wanted = choices.of_members(user_ids)
-    rows = Notification.objects.bulk_create([
-        Notification(user_id=uid, kind=kind, game=game, text=text(uid)[:200], url=url,
-                     in_site=kind in wanted[uid].in_site)
-        for uid in user_ids if wanted[uid].wants(kind)])
+    try:
+        with transaction.atomic():  # a savepoint: a lost race never fails the caller
+            rows = Notification.objects.bulk_create([
+                Notification(user_id=uid, kind=kind, game=game, text=text(uid)[:200],
+                             url=url, in_site=kind in wanted[uid].in_site)
+                for uid in user_ids if wanted[uid].wants(kind)])
+    except IntegrityError:  # another process made the same unread "your turn" just now
+        return []
     for row in rows:
         if row.in_site:
             send_on_commit(socket_group(row.user_id), frame(row, unread_count(row.user_id)))

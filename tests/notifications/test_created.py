@@ -96,7 +96,7 @@ def test_a_rematch_offer_tells_the_other_players_once(users):
     services.offer_rematch(game.id, actor=Actor.member(users["alice"]))
     services.offer_rematch(game.id, actor=Actor.member(users["alice"]))
     assert told(users["bob"], Kind.REMATCH_OFFERED) == [
-        "alice offers a rematch of Cargo Connect with alice"]
+        "alice offers a rematch of your Cargo Connect game"]
     assert told(users["alice"], Kind.REMATCH_OFFERED) == []
 
 
