@@ -141,6 +141,7 @@ INSTALLED_APPS = [
     "puzzles",
     "rankings",
     "chat",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -176,6 +177,7 @@ TEMPLATES = [
                 "cargosite.context_processors.navigation",
                 "cargosite.context_processors.waiting",
                 "cargosite.theme.context",
+                "notifications.context.bell",
             ],
         },
     },
@@ -283,6 +285,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # The Daily Challenge's end-of-day resign: every minute, in UTC (the task compares
     # Pacific dates, so daylight-saving changes need nothing special).
     "daily-end-of-day": {"task": "daily.resign_expired", "schedule": crontab(minute="*")},
+    # Notification emails (notifications/mail.py, docs/notifications.md): the daily digest
+    # is tried every hour (one a day per member: a day stamp), the deadline alarms every 10
+    # minutes (one per decision: a row each).
+    "notifications-digest": {"task": "notifications.send_digests", "schedule": 3600.0},
+    "notifications-alarms": {"task": "notifications.send_alarms", "schedule": 600.0},
 }
 # The Daily Challenge's seeds are derived from this secret (default: from SECRET_KEY).
 DAILY_SEED_SECRET = os.environ.get("DAILY_SEED_SECRET", "")
@@ -356,6 +363,8 @@ else:
     EMAIL_BACKEND = "cargosite.mail.NoMailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cargo Connect <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's address as the notification emails' links start (notifications/mail.py).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 # Time: stored in UTC; the site's days (daily puzzle, streaks) turn over in SITE_DAY_TZ.
 USE_TZ = True

@@ -16,6 +16,7 @@ urlpatterns = [
     path("puzzles/daily/", include("puzzles.daily.urls")),
     path("puzzles/", include("puzzles.urls")),
     path("", include("rankings.urls")),
+    path("notifications/", include("notifications.urls")),
     path("how-to-play", howto.how_to_play, name="howto"),
     path("how-to-play/cargo-express", howto_express.how_to_play, name="howto-express"),
     path("admin/", admin.site.urls),

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from notifications import notify
+
 from . import bots, broadcast, timeouts
 from .audiences import send_on_commit_to_all
 from .broadcast import Delivery
@@ -44,6 +46,7 @@ def sent(game: Game, turn: TurnLike, lg: LiveGame) -> TurnResult:
     sent = send_on_commit_to_all(game, lambda viewer: frame_of(game, turn, lg, viewer),
                                  made(turn))
     bots.send_task_on_commit(game)  # after the frame: the page sees this turn first
+    notify.your_turn(game, lg, turn.seat)  # correspondence games only
     return TurnResult(sent.frame(turn.seat), delivery=sent.to(turn.seat))
 
 

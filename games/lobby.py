@@ -32,6 +32,8 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
+from notifications import notify
+
 from . import clocks, correspondence, play
 from .actors import Actor
 from .broadcast import LOBBY_GROUP, send_on_commit, user_group
@@ -333,6 +335,7 @@ def _join(challenge: Challenge, actor: Actor, seat: int | None) -> Game | None:
     if len(free) == 1:
         return _start(challenge, starter=actor)
     _announce_change(challenge, "joined", index, actor.name or "Guest")
+    notify.table_joined(challenge, actor.name or "A guest")
     return None
 
 
@@ -421,6 +424,7 @@ def _start(challenge: Challenge, starter: Actor) -> Game:
     challenge.game = game
     challenge.save(update_fields=["status", "game"])
     send_on_commit(LOBBY_GROUP, {"type": "seek_removed", "id": challenge.id})
+    notify.table_started(challenge, game, starter.user_id)
     told = {a.user_id for a in actors if a.kind == "member"} - {starter.user_id}
     for user_id in sorted(u for u in told if u is not None):
         send_on_commit(user_group(user_id),

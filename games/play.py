@@ -22,6 +22,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from notifications import notify
+
 from . import bots, clocks, correspondence, finish, metrics, timeouts
 from .actors import Actor, SessionGuard, seat_of
 from .applied import TurnResult, advanced, sent
@@ -84,6 +86,7 @@ def create_game(*, game_type: str, seats: Sequence[Actor | None], options: dict[
                 if fields:
                     game.save(update_fields=fields)
                     bots.send_task_on_commit(game)
+                notify.your_turn(game)  # correspondence games only
                 return game
         except IntegrityError:  # pragma: no cover - a 10-character base62 id collided
             continue
@@ -307,6 +310,8 @@ def offer_rematch(game_id: str, *, actor: Actor | None) -> dict[str, Any]:
             others = [i for i in game.human_seats if i != seat]
             if game.rematch_offered_by is None:
                 game.rematch_offered_by = seat
+                if others:
+                    notify.rematch_offered(game, seat)
             if not others or game.rematch_offered_by != seat:
                 game.rematch = _rematch_of(game)
             game.save(update_fields=["rematch_offered_by", "rematch"])

@@ -316,8 +316,27 @@ ACCOUNT_VIEWS = [
     ViewRow("account_reset_password_from_key_done", "GET", "site", cells("allowed")),
 ]
 
+NOTIFICATION_VIEWS = [
+    ViewRow("notifications:list", "GET", "site", MEMBERS_ONLY,
+            note="a member's own notifications; opening the list marks them read"),
+    ViewRow("notifications:status", "GET", "site", MEMBERS_ONLY,
+            note="a member's unread count and last id (a page's catch-up)"),
+    ViewRow("notifications:settings", "GET", "site", MEMBERS_ONLY),
+    ViewRow("notifications:settings", "POST", "site", MEMBERS_ONLY_FORM,
+            allowed="302 /notifications/settings", data="notification-settings",
+            writes=None, note="a member's own choices"),
+    ViewRow("notifications:unsubscribe", "GET", "site", cells("400"),
+            data="unsubscribe-token",
+            note="an email's signed link, no sign-in needed; a bad signature is refused "
+                 "for everyone (a good one: tests/notifications/test_mail.py)"),
+    ViewRow("notifications:unsubscribe", "POST", "site", cells("400"),
+            data="unsubscribe-token",
+            note="the mail client's one-click unsubscribe (RFC 8058): no CSRF token, the "
+                 "signature is the proof"),
+]
+
 VIEWS: list[ViewRow] = [*GAME_VIEWS, *LOBBY_VIEWS, *DAILY_VIEWS, *PUZZLE_VIEWS, *SITE_VIEWS,
-                        *ACCOUNT_VIEWS]
+                        *ACCOUNT_VIEWS, *NOTIFICATION_VIEWS]
 
 
 # --- sockets -----------------------------------------------------------------------------

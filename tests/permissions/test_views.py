@@ -69,6 +69,8 @@ URL_KWARGS = {
 def url_of(row: matrix.ViewRow, scene: Scene) -> str:
     if row.data == "review_key":
         return reverse(row.name, kwargs={"key": "no-such-review"})
+    if row.data == "unsubscribe-token":
+        return reverse(row.name, kwargs={"token": "not-a-signed-link"})
     if row.data == "email_key":
         return reverse(row.name, kwargs={"key": "no-such-key"})
     if row.data == "reset_key":
@@ -105,6 +107,8 @@ def request_data(row: matrix.ViewRow, scene: Scene) -> tuple[dict[str, Any] | st
         return {"level": "easy"}, None
     if kind == "theme":
         return {"theme": "light"}, None
+    if kind == "notification-settings":
+        return {"in_site": ["your_turn"], "by_email": ["your_turn"], "digest": "on"}, None
     if kind == "claim":
         return {"result": "win"}, None
     if kind == "bot":

@@ -13,9 +13,10 @@ pytestmark = pytest.mark.django_db
 # A visitor: the member with their Player row, the two rating histories, the record by mode,
 # the totals, the other game types' rows (Cargo Express's places and picks), the streaks'
 # rows, the cabinet, the opponents, the recent games and their seats (docs/profiles.md). A
-# signed-in member adds the session, their user and the head-to-head against them.
+# signed-in member adds the session, their user, the head-to-head against them and the
+# header bell's unread count (notifications.context).
 VISITOR_QUERIES = 11
-SIGNED_IN_QUERIES = 14
+SIGNED_IN_QUERIES = 15
 
 
 def queries_for(client, url):

@@ -13,6 +13,7 @@
 //               and reload when its seats change (`data-seats` is their signature).
 import { el, wsUrl } from "./dom.js";
 import { backoffDelay } from "./socket.js";
+import { notificationFrame, socketReopened } from "../notifications.js";
 
 const POLL_MS = 3_000;
 
@@ -23,6 +24,7 @@ function lobbySocket(path, { onFrame, onUp, onDown }) {
     return;
   }
   let attempt = 0;
+  let everOpened = false;
   const connect = () => {
     let ws;
     try {
@@ -32,6 +34,8 @@ function lobbySocket(path, { onFrame, onUp, onDown }) {
       return;
     }
     ws.addEventListener("open", () => {
+      if (everOpened) socketReopened(); // the header's bell catches up
+      everOpened = true;
       attempt = 0;
       onUp?.();
     });
@@ -42,6 +46,7 @@ function lobbySocket(path, { onFrame, onUp, onDown }) {
       } catch {
         return;
       }
+      if (notificationFrame(frame)) return; // for the header's bell
       onFrame(frame);
     });
     ws.addEventListener("close", () => {

@@ -19,6 +19,7 @@
 //
 // It knows the protocol's frames and plies, never a game's rules or tokens.
 import { wsUrl } from "./dom.js";
+import { notificationFrame, socketReopened } from "../notifications.js";
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
@@ -114,6 +115,7 @@ export class GameSocket {
       if (!opened) ws.close();
     }, OPEN_TIMEOUT_MS);
     ws.addEventListener("open", () => {
+      if (this.everOpened) socketReopened(); // the header's bell catches up
       opened = true;
       clearTimeout(openTimer);
       this.sync(this.firstSync ? Math.max(0, this.ply - 1) : this.ply);
@@ -140,6 +142,7 @@ export class GameSocket {
       } catch {
         return;
       }
+      if (notificationFrame(frame)) return; // for the header's bell, not the game
       this.handleFrame(frame);
     });
     ws.addEventListener("close", (event) => {

@@ -1,0 +1,64 @@
+"""The notification pages, thin: the list (members only; opening it marks what it shows
+read), the catch-up a page asks for when its socket comes back, the settings page, and the
+unsubscribe link of the emails (no sign-in: the signed link is the proof)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods
+
+from . import choices, inbox, mail
+from .forms import SettingsForm
+
+
+@login_required
+@never_cache
+@require_GET
+def notification_list(request: HttpRequest) -> HttpResponse:
+    items = inbox.open_list(request.user)
+    return render(request, "notifications/list.html", {"items": items})
+
+
+@login_required
+@never_cache
+@require_GET
+def status(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(inbox.status(request.user))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = SettingsForm(request.POST)
+        if form.is_valid():
+            choices.save(request.user, **form.cleaned_data)
+            messages.success(request, "Your notification settings are saved.")
+            return redirect("notifications:settings")
+    else:
+        now = choices.of_member(request.user)
+        form = SettingsForm(initial={"in_site": sorted(now.in_site),
+                                     "by_email": sorted(now.by_email),
+                                     "digest": now.digest, "alarm": now.alarm})
+    return render(request, "notifications/settings.html",
+                  {"form": form, "has_email": bool(request.user.email)}, status=
+                  400 if request.method == "POST" else 200)
+
+
+@csrf_exempt  # a mail client's one-click POST (RFC 8058) has no token: the signature is
+@never_cache
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        user_id, what = mail.read_token(token)
+    except signing.BadSignature:
+        return render(request, "notifications/unsubscribe.html", {"bad": True}, status=400)
+    choices.unsubscribe(user_id, what)
+    return render(request, "notifications/unsubscribe.html",
+                  {"what": "the daily email" if what == "digest" else "the deadline alarm"})
