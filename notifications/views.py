@@ -47,7 +47,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                                      "by_email": sorted(now.by_email),
                                      "digest": now.digest, "alarm": now.alarm})
     return render(request, "notifications/settings.html",
-                  {"form": form, "has_email": bool(request.user.email)}, status=
+                  {"form": form, "has_email": bool(getattr(request.user, "email", ""))}, status=
                   400 if request.method == "POST" else 200)
 
 
