@@ -348,5 +348,5 @@ def row_of(game: Game, user: Any) -> dict[str, Any]:
             "outcome": outcome, "size": kind.describe_options(game.options)
             or (f"{kind.name} · {len(seats)} players" if len(kind.seat_counts) > 1
                 else kind.name),
-            "mode": "vs CargoBot" if game.mode == Game.Mode.BOT else
+            "mode": f"vs {kind.bots_name}" if game.mode == Game.Mode.BOT else
             "rated" if game.rated else "casual"}

@@ -1,6 +1,7 @@
 """How to play Cargo Express. Its boards are the game page's own track drawn from states the
 game kind builds (a real game, seats played by the kind's Easy bot); this module never
-reads the engine (tests/platform/test_boundaries.py: only games/kinds/ imports express/)."""
+reads the engine (tests/platform/test_boundaries.py: only games/kinds/ imports express/).
+The page ends with the lobby's "Play against ExpressBots" form (games.forms.bots_form)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from games.forms import bots_form
 from games.kinds import GameKind, LiveGame, get_kind
 from games.kinds.cargo_express import CARGO_EXPRESS
 
@@ -64,4 +66,5 @@ def boards() -> list[dict[str, Any]]:
 
 
 def how_to_play(request: HttpRequest) -> HttpResponse:
-    return render(request, "howto_express.html", {"boards": boards()})
+    return render(request, "howto_express.html", {"boards": boards(),
+                                                  "bots_form": bots_form(CARGO_EXPRESS)})

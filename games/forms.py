@@ -1,7 +1,10 @@
-"""Forms of the lobby: the time control a seek, a challenge by link or a game against
-CargoBot is played with (games.clocks). Sizes and colours are checked by the game kind."""
+"""Forms of the lobby: the time control a seek, a challenge by link or a game against bots
+is played with (games.clocks), and the fields of "Play against bots" for a kind of several
+seats (`bots_form`). Sizes, colours, seats and levels are checked by the services."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django import forms
 
@@ -74,14 +77,53 @@ class SeekForm(forms.Form):
 
 
 class BotGameForm(forms.Form):
-    """A game against CargoBot: untimed (when left out) or a live clock for the player."""
+    """A game against bots: untimed (when left out) or, against CargoBot, a live clock for
+    the player; for a `kind` with its own time controls (Cargo Express), one of those."""
 
     time_control = TimeControlField(choices=BOT_CHOICES, required=False,
                                     initial=UNTIMED)
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: object, kind: GameKind | None = None, **kwargs: object) -> None:
         kwargs.setdefault("auto_id", "bot_%s")
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if kind is not None and kind.time_presets:
+            self.fields["time_control"] = TimeControlField(
+                choices=seek_choices(kind), required=False, initial=UNTIMED)
+
+
+def plays_bots_at_tables(kind: GameKind) -> bool:
+    """Does the lobby offer "Play against bots" for this kind (one person and bots at a
+    table of several seats; Cargo Connect's two seats have the CargoBot panel)?"""
+    return bool(kind.bot_levels) and max(kind.seat_counts) > 2
+
+
+def level_field(index: int) -> str:
+    """The posted field of the level of the `index`-th bot (from 1)."""
+    return f"level_{index}"
+
+
+def bots_form(kind: GameKind) -> dict[str, Any]:
+    """The fields of "Play against bots" for `kind`, drawn as rows of pills
+    (templates/games/_bots_form.html): the player count, a level per bot (the rows past
+    the count are ignored), the person's seat, the clock."""
+    counts = [n for n in kind.seat_counts if n > 1]
+    levels = [(level, level.title()) for level in kind.bot_levels]
+    rows = []
+    for index in range(1, max(counts)):
+        with_counts = [n for n in counts if n > index]
+        when = "" if len(with_counts) == len(counts) else \
+            f" ({' or '.join(map(str, with_counts))} players)"
+        rows.append({"legend": f"Bot {index}{when}",
+                     "name": level_field(index), "choices": levels,
+                     "checked": kind.bot_levels[0], "players": with_counts[0]})
+    seats = [("random", "Random"), *((kind.seat_key(i), kind.seat_label(i))
+                                     for i in range(max(counts)))]
+    choices = [(code, "Untimed" if code == UNTIMED else label) for code, label in
+               (seek_choices(kind) if kind.time_presets else BOT_CHOICES)]
+    return {"kind": kind, "title": f"Play against {kind.bots_name}",
+            "counts": [(n, str(n)) for n in counts], "count_default": counts[0],
+            "levels": rows, "seats": seats,
+            "time_choices": choices, "time_default": UNTIMED}
 
 
 def first_error(form: forms.Form) -> str:

@@ -180,6 +180,9 @@ def state(game: Game, lg: LiveGame, *, viewer: Viewer, final: bool,
         rematch=rematch if final else None,
     )
     state.update(kind.facts(game.id, game.start, game.is_over if final else lg.over))
+    log = lg.log(viewer) if final else None  # the current state's only (LiveGame.log)
+    if log is not None:
+        state["log"] = log
     if kind.seat_sequences:  # public: how many decisions each seat has made
         state["seqs"] = [lg.sequence(s) for s in range(len(seats))]
     if final and game.status == Game.Status.VOIDED:
@@ -244,7 +247,15 @@ def ending_of(game: Game, seats: list[dict[str, Any]]) -> dict[str, Any]:
     wins = f"{' and '.join(who(i) for i in winners)} wins" if winners else "a draw"
     reason: str | None
     text: str | None
-    if term == Game.Termination.ABORTED:
+    gone = [s.index for s in rows if s.stand_in]
+    if term == Game.Termination.ABORTED and by is None and gone \
+            and all(s.bot_level or s.stand_in for s in rows):
+        # Every person left a casual game bots played on (games.play): no result.
+        out = gone
+        reason = " and ".join(label(i) for i in gone) + " left the game"
+        text = " and ".join(who(i) for i in gone) + " left the game: aborted, no result, " \
+            "no rating change"
+    elif term == Game.Termination.ABORTED:
         out = []
         reason = "aborted" + (f" by {label(by)}" if by is not None else "")
         text = "Game aborted" + (f" by {who(by)}" if by is not None else "") \

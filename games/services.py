@@ -21,7 +21,13 @@ from .abandonment import claim as claim_game
 from .abandonment import claim_seat
 from .abandonment import went_away as player_went_away
 from .actors import Actor, seat_of
-from .bot_games import active_bot_games, create_bot_game, play_bot_turn
+from .bot_games import (
+    active_bot_games,
+    bots_in_words,
+    create_bot_game,
+    create_game_against_bots,
+    play_bot_turn,
+)
 from .bots import (
     BOT_SWEEP_AFTER,
     enqueue_bot_turn,
@@ -78,6 +84,7 @@ __all__ = [
     "abort_game",
     "accept_challenge",
     "active_bot_games",
+    "bots_in_words",
     "analyse",
     "apply_turn",
     "cancel_challenge",
@@ -88,6 +95,7 @@ __all__ = [
     "current_ply",
     "current_revision",
     "create_bot_game",
+    "create_game_against_bots",
     "create_challenge",
     "create_game",
     "enqueue_bot_turn",

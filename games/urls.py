@@ -25,6 +25,7 @@ urlpatterns = [
     path("play/seek", lobby.create_seek, name="create_seek"),
     path("play/quick", lobby.quick_play, name="quick_play"),
     path("play/bot", lobby.create_bot_game, name="create_bot_game"),
+    path("play/bots", lobby.play_bots, name="play_bots"),
     path("play/seeks.json", lobby.seeks_json, name="seeks_json"),
     path("challenge/<gid:challenge_id>", lobby.challenge, name="challenge"),
     path("challenge/<gid:challenge_id>.json", lobby.challenge_json, name="challenge_json"),

@@ -9,7 +9,8 @@ Which games count, and how (the game's kind chooses the method, `GameKind.rating
   OpenSkill's Plackett-Luce over the finishing places with 2-4 seats ("openskill",
   rankings.multiplayer);
 - a member's game against CargoBot changes their vs CargoBot rating of that game type
-  against the level's fixed rating ("vs_cargobot").
+  against the level's fixed rating ("vs_cargobot"); a game against another kind's bots
+  (Cargo Express against ExpressBots) is casual and changes none.
 Nothing else does (guests, Daily Challenge games, puzzles).
 """
 
@@ -50,8 +51,9 @@ def member_kind(game: Game) -> str | None:
     """The rating kind a member's seat in this game counts for and shows, or None."""
     if game.mode == Game.Mode.ONLINE:
         return online_kind(game.game_type)
-    if game.mode == Game.Mode.BOT:
-        return VS_CARGOBOT
+    if game.mode == Game.Mode.BOT:  # the vs CargoBot rating is Cargo Connect's: another
+        # kind's game against its bots (Cargo Express's) is casual and shows no rating
+        return VS_CARGOBOT if game.game_type == CARGO_CONNECT else None
     return None  # the Daily Challenge
 
 
@@ -251,7 +253,7 @@ def record_bot_rating(ending: Ending) -> None:
     if ending.voided:
         _take_back_bot_rating(game)
         return
-    if game.mode != Game.Mode.BOT:
+    if game.mode != Game.Mode.BOT or game.game_type != CARGO_CONNECT:
         return
     humans = [s for s in game.seat_list if s.user_id is not None]
     level = game.bot_level

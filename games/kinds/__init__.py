@@ -164,6 +164,14 @@ class LiveGame(ABC):
         nothing, the game itself."""
         return self
 
+    def log(self, viewer: Viewer) -> list[Event] | None:
+        """The recent events `viewer` was told (Cargo Express: those of the round), which
+        the current state carries (`log`) so that a page loaded again tells what it had
+        told; the states of earlier decisions (replays, catch-up's turns) carry none.
+        Built from `events_for`, so nothing hidden from the viewer. None: the kind keeps
+        no log."""
+        return None
+
     def tokens_for(self, viewer: Viewer) -> list[str]:
         """The decisions so far as `viewer` may see them, one entry per decision (a hidden
         one as the kind writes an unrevealed decision, e.g. "?"). A kind that hides no
@@ -184,6 +192,7 @@ class GameKind(ABC):
     seat_counts: tuple[int, ...]
     rules_version: str  # the current rules, stored on new games
     bot_levels: tuple[str, ...] = ()
+    bots_name: str = "bots"  # the kind's bots together, for people ("ExpressBots")
     # The longest decision token the kind writes (a socket refuses a longer one unread);
     # at most `MAX_TOKEN_LENGTH`, the width of the stored token.
     max_token_length: int = 32

@@ -114,6 +114,7 @@ class CargoConnect(GameKind):
     rules_versions = RULES_VERSIONS
     sizes = SIZES
     bot_levels = BOT_LEVELS
+    bots_name = "CargoBot"
     bot_version = BOT_VERSION
     quick_bot_level = "medium"  # one turn ahead: milliseconds (docs/bot.md)
     in_lobby = True

@@ -100,6 +100,9 @@ class Meta:
     stacks: list[list[str]] = field(default_factory=list)
     # [decision index, seat, cards revealed] of each plan token; -1: replaced, never shown
     plans: list[list[int]] = field(default_factory=list)
+    # [round, event] of every event of this round and the last (each with its audience,
+    # `only`): what `ExpressView.log` gives each viewer as much of as it may see
+    log: list[list[Any]] = field(default_factory=list)
 
     @classmethod
     def load(cls, text: str) -> Meta:
@@ -110,7 +113,7 @@ class Meta:
         the cache)."""
         return json.dumps({"seed": self.seed, "seqs": self.seqs, "steps": self.steps,
                            "pending": self.pending, "stacks": self.stacks,
-                           "plans": self.plans}, separators=(",", ":"))
+                           "plans": self.plans, "log": self.log}, separators=(",", ":"))
 
 
 def _event(e: EngineEvent, ply: int) -> Event:
@@ -211,7 +214,21 @@ class ExpressGame(LiveGame):
             raise KindError(str(e)) from None
         self.tokens.append(token)
         self.meta.seqs[seat] += 1
+        self._logged(events)
         return events
+
+    def _logged(self, events: list[Event]) -> None:
+        """Keep a decision's events for the log of the round (`ExpressView.log`), each
+        with the round it belongs to (a `phase` event begins a round); rounds before the
+        last one are dropped."""
+        log = self.meta.log
+        at = log[-1][0] if log else self.p.round
+        for e in events:
+            if e["kind"] == "phase":
+                at = e["round"]
+            log.append([at, e])
+        if log and log[0][0] < at - 1:
+            self.meta.log = [entry for entry in log if entry[0] >= at - 1]
 
     def _engine_play(self, token: str, ply: int, seat: int | None = None) -> list[Event]:
         """A decision the engine applies whole (a pick, a swap, a whole turn)."""
@@ -444,9 +461,11 @@ class ExpressGame(LiveGame):
         token = f"resign{seat + 1}"
         events = self._engine_play(token, ply)
         if self.p.phase == "p":  # the others may all have committed: planning closes
-            return events + self._close_planning(ply)
-        # Its own turn in progress is now a dormant seat's: played, and the next revealed.
-        return events + (self._advance(ply) if its_turn else [])
+            events += self._close_planning(ply)
+        elif its_turn:  # its own turn in progress is now a dormant seat's: played, and the
+            events += self._advance(ply)  # next card revealed
+        self._logged(events)
+        return events
 
     @property
     def over(self) -> bool:
@@ -519,6 +538,17 @@ class ExpressGame(LiveGame):
         if viewer == EVERYTHING:
             return events
         return [e for e in events if e.get("only") is None or viewer in e["only"]]
+
+    def log(self, viewer: Viewer) -> list[Event]:
+        """The log of the round: this round's events as `viewer` may see them (the kind's
+        per-viewer events, `events_for`, as its frames carried them), and the last round's
+        too while this one's characters are picked, so that a page loaded just after a
+        round's end still tells it. Without `only` and `ply`, which the page's sentences
+        do not need."""
+        q = self.p
+        rounds = (q.round - 1, q.round) if q.phase == "c" else (q.round,)
+        events = self.events_for([e for at, e in self.meta.log if at in rounds], viewer)
+        return [{k: v for k, v in e.items() if k not in ("only", "ply")} for e in events]
 
     def tokens_for(self, viewer: Viewer) -> list[str]:
         if viewer == EVERYTHING or self.over:
@@ -754,6 +784,7 @@ class CargoExpress(GameKind):
     rules_version = CURRENT_RULES
     rules_versions = RULES_VERSIONS
     bot_levels = LEVELS
+    bots_name = "ExpressBots"
     bot_version = BOT_VERSION
     quick_bot_level = "easy"
     max_token_length = MAX_TOKEN

@@ -1,5 +1,6 @@
 """The lobby and tables (docs/tables.md): the lobby page with each kind's seek form, seeks
-and quick play, games against CargoBot, and a table's page (a challenge by link): join,
+and quick play, games against CargoBot and against a kind's bots at a table of several
+seats (docs/bot-games.md), and a table's page (a challenge by link): join,
 leave, start, cancel, and its JSON the page watches."""
 
 from __future__ import annotations
@@ -25,13 +26,16 @@ from ..forms import (
     UNTIMED,
     BotGameForm,
     SeekForm,
+    bots_form,
     first_error,
+    level_field,
+    plays_bots_at_tables,
     seek_choices,
     seek_default,
 )
 from ..kinds import GameKind, all_kinds, get_kind
 from ..lobby import MIN_PEOPLE, join_table, my_challenges, quick_pair, seek_info
-from ..models import Challenge, TableSeat
+from ..models import Challenge, Game, TableSeat
 from ..protocol import LOBBY_SOCKET_PATH, GameError, NotFound
 from .shared import int_param
 
@@ -104,7 +108,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", {
         "seeks": seeks,
         "link_challenges": [c for c in my_challenges(request.user) if not c.public],
-        "my_bot_games": services.active_bot_games(actor_of(request)),
+        "my_bot_games": [_bot_game_row(g) for g in services.active_bot_games(actor_of(request))],
+        "bots_form": bots_form(chosen) if plays_bots_at_tables(chosen) else None,
         "kinds": [{"key": k.key, "name": k.name, "current": k is chosen} for k in kinds],
         "several_kinds": len(kinds) > 1,
         "kind": chosen,
@@ -152,6 +157,51 @@ def create_bot_game(request: HttpRequest) -> HttpResponse:
     except GameError as refused:
         messages.error(request, refused.message)
         return redirect("games:index")
+    return redirect("games:game", game_id=game.id)
+
+
+def _bot_game_row(game: Game) -> dict[str, Any]:
+    """A game against bots in the lobby's list: "6×6 against CargoBot Easy (you play
+    Blue)", "Cargo Express against ExpressBot Easy and ExpressBot Hard (you play Seat 2)"."""
+    kind = game.kind
+    what = kind.describe_options(game.options) or kind.name
+    against = services.bots_in_words(game)
+    humans = game.human_seats
+    you = kind.seat_label(humans[0]) if humans else ""
+    return {"id": game.id, "words": f"{what} against {against}", "you": you}
+
+
+@require_POST
+def play_bots(request: HttpRequest) -> HttpResponse:
+    """Play against bots at a table of several seats (Cargo Express against 1-3
+    ExpressBots): `game_type`, `players`, a level per bot (`level_1`...), the person's
+    `seat` (a seat key or "random"), `time_control`. Members and guests alike (a browser
+    session is made for a visitor who has none); casual; the game starts at once."""
+    kind = next((k for k in _lobby_kinds() if k.key == request.POST.get("game_type")
+                 and plays_bots_at_tables(k)), None)
+    if kind is None:
+        messages.error(request, "Choose a game played against bots at a table: "
+                       + ", ".join(k.name for k in _lobby_kinds() if plays_bots_at_tables(k))
+                       + ".")
+        return redirect("games:index")
+    form = BotGameForm(request.POST, kind=kind)
+    players = int_param(request.POST.get("players"))
+    if not form.is_valid() or players is None:
+        messages.error(request, first_error(form) if not form.is_valid() else
+                       f"Choose how many play: {', '.join(map(str, kind.seat_counts))}.")
+        return redirect(_lobby_url(kind))
+    actor = Actor.member(request.user) if request.user.is_authenticated \
+        else Actor.guest(ensure_session(request))
+    levels = [request.POST.get(level_field(i), "") for i in range(1, max(players, 1))]
+    try:
+        game = services.create_game_against_bots(
+            actor=actor, game_type=kind.key, levels=levels,
+            seat=request.POST.get("seat", "random"),
+            time_control=form.cleaned_data["time_control"],
+            options=kind.options_from(request.POST))
+    except GameError as refused:
+        messages.error(request, refused.message[:1].upper() + refused.message[1:] + ".")
+        return redirect(_lobby_url(kind))
     return redirect("games:game", game_id=game.id)
 
 

@@ -100,8 +100,8 @@ def heading_of(game: Game) -> dict[str, Any]:
         return said
     facts = []
     if game.mode == Game.Mode.BOT:
-        level = game.bot_level
-        facts.append(f"Casual, against {game.kind.bot_name(level)}" if level else "Casual")
+        against = services.bots_in_words(game)
+        facts.append(f"Casual, against {against}" if against else "Casual")
     else:
         facts.append("Rated" if game.rated else "Casual")
     control = clocks.control_of(game)

@@ -43,10 +43,27 @@ def finished_game(live_url, django_user_model):
 def test_the_replay_steps_through_a_finished_game(finished_game, chromium_path, live_url):
     with browser(chromium_path) as opened:
         # The finished game's own page: the final scoring and the places, the seed.
-        for screen, scheme in ((1366, "dark"), (390, "light")):
+        for screen, scheme in ((1366, "dark"), (390, "light"), (390, "dark"), (1366, "light")):
             page = new_page(opened, screen, scheme)
             page.goto(f"{live_url}/g/{finished_game}")
             expect(page.locator(".xp-scores tbody tr")).to_have_count(2)
+            # Phones get a card per seat (places first), desktops the table; neither
+            # scrolls sideways: every item, the total included, is in view.
+            table, cards = page.get_by_role("table"), page.locator(".xp-score-card")
+            if screen == 390:
+                expect(table).to_have_count(0)  # hidden, out of the accessibility tree
+                expect(cards).to_have_count(2)
+                expect(cards.first).to_contain_text("1st")
+                expect(cards.first.locator(".xp-total")).to_contain_text("points")
+                expect(cards.first).to_contain_text("Tie-break")
+            else:
+                expect(table).to_be_visible()
+                expect(cards.first).to_be_hidden()
+            assert page.evaluate("""() => [...document.querySelectorAll(
+                '[data-scores], [data-scores] *')].every((n) => n.scrollWidth <= n.clientWidth
+                || getComputedStyle(n).display === 'none')
+                && document.documentElement.scrollWidth
+                <= document.documentElement.clientWidth"""), screen
             expect(page.locator("[data-status-line]")).to_contain_text("points")
             expect(page.locator(".xp-winners")).to_contain_text("First place")
             expect(page.locator("[data-seed]")).to_contain_text("seed")

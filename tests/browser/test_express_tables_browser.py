@@ -55,8 +55,9 @@ def test_the_express_lobby_table_and_profile_on_both_screens_and_themes(
                         name, screen)
                     shoot(page, f"express-{name}-{screen}-{theme}")
                 page.goto(live_url + "/play/?game=cargo-express")
-                expect(page.get_by_role("group", name="Players")).to_be_visible()
-                expect(page.get_by_role("group", name="Seat 4")).to_contain_text(
+                seek = page.locator('form[action="/play/seek"]')  # beside Play against
+                expect(seek.get_by_role("group", name="Players")).to_be_visible()  # ExpressBots
+                expect(seek.get_by_role("group", name="Seat 4")).to_contain_text(
                     "ExpressBot Hard")
                 expect(page.locator(f'.seek[data-id="{express["table"]}"] .seek-size')
                        ).to_have_text("Cargo Express · 4 players")

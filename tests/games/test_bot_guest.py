@@ -37,7 +37,8 @@ def test_a_guest_game_belongs_to_the_browser_session(eager):
     assert state["players"]["blue"] == {"name": "Guest", "rating": None, "bot": None,
                                         "rating_kind": None, "rating_change": None}
     assert state["players"]["orange"]["bot"] == "easy"
-    assert guest.get("/play/").context["my_bot_games"] == [game]
+    assert guest.get("/play/").context["my_bot_games"] == [
+        {"id": game.id, "words": "5×5 against CargoBot Easy", "you": "Blue"}]
 
     assert other.get(f"/g/{game.id}").context["state"]["you"] is None  # may watch
     assert other.get("/play/").context["my_bot_games"] == []

@@ -208,6 +208,9 @@ LOBBY_VIEWS = [
             data="quick", writes=True, note="joins a waiting seek or makes one"),
     ViewRow("games:create_bot_game", "POST", "site", cells("allowed"), allowed="302 /g/",
             data="bot", writes=True, note="a signed-out visitor gets a session: a guest"),
+    ViewRow("games:play_bots", "POST", "site", cells("allowed"), allowed="302 /g/",
+            data="bots", writes=True, note="one person against 1-3 ExpressBots, casual; a "
+            "signed-out visitor gets a session: a guest"),
     ViewRow("games:challenge", "GET", "challenge", MEMBERS_ONLY,
             note="the link is the invitation: any member who has it may look"),
     ViewRow("games:challenge_json", "GET", "challenge", MEMBERS_ONLY),

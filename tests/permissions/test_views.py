@@ -113,6 +113,9 @@ def request_data(row: matrix.ViewRow, scene: Scene) -> tuple[dict[str, Any] | st
         return {"result": "win"}, None
     if kind == "bot":
         return {"level": "easy", "size": 5, "color": "blue"}, None
+    if kind == "bots":
+        return {"game_type": "cargo-express", "players": 3, "level_1": "easy",
+                "level_2": "hard", "seat": "random", "time_control": "untimed"}, None
     if kind == "daily":
         return {"difficulty": "medium"}, None
     if kind in ("puzzle", "puzzle-turn", "merge"):

@@ -186,6 +186,66 @@ async def test_planning_commits_at_once_a_reload_shows_your_own_stack_only(users
         await comm.disconnect()
 
 
+def _told(events):
+    """Events as the log of the round keeps them (without `only` and `ply`)."""
+    return [{k: v for k, v in e.items() if k not in ("only", "ply")} for e in events]
+
+
+@pytest.mark.asyncio
+async def test_a_reconnecting_seat_gets_the_log_of_the_round_it_had_seen(users, connect):
+    """The log of the round comes in the state: a seat that reconnects (a reload) gets the
+    log its frames told it, no more (another seat's stack, a spectator's none of it), and
+    right after a round's end the round just ended."""
+    game = await database_sync_to_async(make_game)(users, 3, rated=False)
+    socks = [await connect(game.id, NAMES[s]) for s in range(3)]
+    watcher = await connect(game.id, None)
+    viewers, comms = [0, 1, 2, None], [*socks, watcher]
+    heard = {v: [] for v in viewers}  # (round, event) of every event each one was sent
+    rounds = {v: 1 for v in viewers}
+    last = {}
+    checked = set()
+    for _ in range(400):
+        seat, seq, token = await database_sync_to_async(next_decision)(game.id)
+        await socks[seat].send_json_to({"type": "turn", "ply": seq, "token": token})
+        for v, comm in zip(viewers, comms, strict=True):
+            while True:
+                frame = await comm.receive_json_from(timeout=5)
+                if frame["type"] == "turn":
+                    break
+            for event in frame["events"]:
+                if event["kind"] == "phase":
+                    rounds[v] = event["round"]
+                heard[v].append((rounds[v], event))
+            last[v] = frame["state"]
+        state = last[1]
+        moment = ("planning" if state["phase"] == "plan" and not state["areas"][1]["committed"]
+                  and state["areas"][0]["committed"] else
+                  "just after a round" if state["phase"] == "pick" and state["round"] == 2
+                  else None)
+        if moment is None or moment in checked:
+            continue
+        checked.add(moment)
+        for v, name in ((1, "bob"), (None, None)):
+            now = last[v]
+            told = (now["round"] - 1, now["round"]) if now["phase"] == "pick" \
+                else (now["round"],)
+            want = _told([e for at, e in heard[v] if at in told])
+            reload = await connect(game.id, name)
+            assert reload.first["state"]["log"] == now["log"] == want, (moment, v)
+            await reload.disconnect()
+        assert any(e["kind"] == "plan-chosen" for e in last[0]["log"]) or \
+            moment != "planning"  # alice's own stack is in her log...
+        assert not any(e["kind"] == "plan-chosen" for e in last[1]["log"] + last[None]["log"]
+                       if e["seat"] == 0)  # ...and in nobody else's
+        if moment == "just after a round":
+            assert any(e["kind"] == "round-ended" for e in last[None]["log"])
+        if len(checked) == 2:
+            break
+    assert checked == {"planning", "just after a round"}
+    for comm in comms:
+        await comm.disconnect()
+
+
 def test_pages_json_and_records_show_a_viewer_only_what_they_may_see(users):
     game = make_game(users, 3, rated=False)
     for _ in range(3):

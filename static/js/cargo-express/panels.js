@@ -158,15 +158,30 @@ export function renderMine(container, state) {
   container.append(facts);
 }
 
-/** The final scoring, broken down per seat, and the places. */
-export function renderScores(container, state, { heading = "h2" } = {}) {
-  const result = state.result;
-  container.hidden = !result;
-  if (!result) return;
-  container.replaceChildren(el(heading, "", "Final scoring"));
+/** One seat's final scoring as [label, value] pairs, in the table's column order after
+ * the seat itself: what both the table (wide screens) and the cards (phones) show. */
+export function scoreItems(result, i) {
+  const b = result.breakdown[i];
+  const contracts = (b.contracts || []).map((c) => `${c.id}: ${c.value}`).join(", ") || "none";
+  const open = (b.open || []).length ? `${b.open_penalty} (${b.open.join(", ")})` : String(b.open_penalty ?? 0);
+  return [
+    ["Place", ordinal(result.places?.[i])],
+    ["Total", String(b.total)],
+    ["Cars", String(b.cars)],
+    ["Sets of 5", String(b.sets)],
+    ["Set bonus", `+${b.set_points ?? 0}`],
+    ["Contracts", contracts],
+    ["Open", open],
+    ["Tie-break", String(b.tiebreak)],
+  ];
+}
+
+const WIDE_CELLS = new Set(["Contracts", "Open"]);
+
+function scoresTable(state, result) {
   const table = el("table", "xp-scores");
   const head = el("tr");
-  for (const h of ["Seat", "Place", "Total", "Cars", "Sets of 5", "Set bonus", "Contracts", "Open", "Tie-break"]) {
+  for (const h of ["Seat", ...scoreItems(result, 0).map(([label]) => label)]) {
     const th = el("th", "", h);
     th.scope = "col";
     head.append(th);
@@ -174,25 +189,56 @@ export function renderScores(container, state, { heading = "h2" } = {}) {
   const thead = el("thead");
   thead.append(head);
   const body = el("tbody");
-  (result.breakdown || []).forEach((b, i) => {
+  result.breakdown.forEach((_, i) => {
     const tr = el("tr");
     tr.dataset.seat = String(i);
     const th = el("th", "", seatName(state, i));
     th.scope = "row";
-    const contracts = (b.contracts || []).map((c) => `${c.id}: ${c.value}`).join(", ") || "none";
-    const open = (b.open || []).length ? `${b.open_penalty} (${b.open.join(", ")})` : String(b.open_penalty ?? 0);
-    tr.append(th, el("td", "", ordinal(result.places?.[i])), el("td", "xp-total", String(b.total)),
-      el("td", "", String(b.cars)), el("td", "", String(b.sets)), el("td", "", `+${b.set_points ?? 0}`),
-      el("td", "xp-wrap", contracts), el("td", "xp-wrap", open), el("td", "", String(b.tiebreak)));
+    tr.append(th, ...scoreItems(result, i).map(([label, value]) =>
+      el("td", label === "Total" ? "xp-total" : WIDE_CELLS.has(label) ? "xp-wrap" : "", value)));
     body.append(tr);
   });
   table.append(thead, body);
-  const wrap = el("div", "xp-table-wrap");
+  const wrap = el("div", "xp-table-wrap xp-score-table");
   wrap.setAttribute("role", "region");
   wrap.setAttribute("aria-label", "Final scoring table");
   wrap.tabIndex = 0;
   wrap.append(table);
-  container.append(wrap);
+  return wrap;
+}
+
+/** Phones: a card per seat, in the order of the places, each a list of its items. */
+function scoresCards(state, result) {
+  const list = el("ol", "xp-score-cards");
+  list.setAttribute("aria-label", "Final scoring by seat");
+  const order = result.breakdown.map((_, i) => i)
+    .sort((a, b) => (result.places?.[a] ?? 9) - (result.places?.[b] ?? 9) || a - b);
+  for (const i of order) {
+    const items = scoreItems(result, i);
+    const card = el("li", `xp-score-card xp-panel-${i + 1}`);
+    card.dataset.seat = String(i);
+    const head = el("p", "xp-score-head");
+    head.append(el("span", "xp-score-place", items[0][1]), locomotiveNode(i),
+      el("span", "xp-score-name", seatName(state, i)), el("strong", "xp-total", `${items[1][1]} points`));
+    const facts = el("dl", "xp-score-items");
+    for (const [label, value] of items.slice(2)) facts.append(row(label, value));
+    card.append(head, facts);
+    list.append(card);
+  }
+  return list;
+}
+
+/** The final scoring, broken down per seat, and the places: a table on wide screens, a
+ * card per seat on phones (the CSS shows one of the two; the other is out of the
+ * accessibility tree too), so no phone scrolls sideways past the total. */
+export function renderScores(container, state, { heading = "h2" } = {}) {
+  const result = state.result;
+  container.hidden = !result;
+  if (!result) return;
+  container.replaceChildren(el(heading, "", "Final scoring"));
+  if (result.breakdown?.length) {
+    container.append(scoresTable(state, result), scoresCards(state, result));
+  }
   container.append(el("p", "xp-hint", "Each car scores 1 and each full set of the five colours 5 more; then each fulfilled contract's value, and −2 for each contract still open. A tie goes to more cars (tie-break)."));
   const winners = (result.winners || []).map((i) => seatName(state, i));
   if (winners.length) container.append(el("p", "xp-winners", `First place: ${listWords(winners)}.`));

@@ -81,7 +81,7 @@ export function createView(root, initial, { sendTurn }) {
     const targets = controls.targets(state, may);
     if (panels) {
       drawParts(root, state, { track, targets, live: true });
-      renderLog($("[data-log]"), log);
+      renderLog($("[data-log]"), state.log ? frameWords(state, state.log) : log);
     } else {
       track.render(state, { targets, centre: centreNode(state) });
     }
@@ -121,7 +121,10 @@ export function createView(root, initial, { sendTurn }) {
 
     async animate(frame, before) {
       const after = { ...before, ...(frame.state || {}) };
-      addToLog(after, frame.events);
+      // The server's state carries the log of the round (`state.log`, built for this
+      // viewer): drawn from it, so a reload shows what the page had shown and no
+      // sentence is told twice; a state without it is logged from the frames seen.
+      if (!after.log) addToLog(after, frame.events);
       showReveal(before, frame.events);
       animating = true;
       try {
