@@ -32,10 +32,12 @@ everything is public.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,6 +160,20 @@ class ExpressGame(LiveGame):
         self.engine = engine
         self._turns: list[tuple[str, ...]] | None = None
         self._partial: tuple[tuple[str, ...], Position, list[EngineEvent]] | None = None
+        self._changes = 0  # decisions and resignations applied: the views' memo's key
+        self._memo: tuple[int, dict[Any, Any]] = (-1, {})
+
+    def shared(self, key: Any, make: Callable[[], Any]) -> Any:
+        """A part of the viewers' states that is the same for each (a frame is built for
+        every seat and the spectators, games.audiences), made once per change of the game
+        and kept until the next `apply` or `resign`. Callers never mutate what it gives."""
+        changes, memo = self._memo
+        if changes != self._changes:
+            memo = {}
+            self._memo = (self._changes, memo)
+        if key not in memo:
+            memo[key] = make()
+        return memo[key]
 
     @property
     def n(self) -> int:
@@ -199,6 +215,7 @@ class ExpressGame(LiveGame):
             raise KindError("the game is over")
         if not self.deciding(seat):
             raise KindError(f"{SEAT_KEYS[seat]} has no decision to make now")
+        self._changes += 1  # before: a refused decision may have changed part of the game
         ply = self.ply
         phase = self.p.phase
         try:
@@ -447,6 +464,7 @@ class ExpressGame(LiveGame):
     def resign(self, seat: int) -> list[Event]:
         if self.over or self.p.resigned[seat]:
             raise KindError("that seat cannot resign now")
+        self._changes += 1
         ply = self.ply
         meta = self.meta
         self._withdraw_plan(seat)
@@ -547,10 +565,14 @@ class ExpressGame(LiveGame):
         do not need."""
         q = self.p
         rounds = (q.round - 1, q.round) if q.phase == "c" else (q.round,)
-        events = self.events_for([e for at, e in self.meta.log if at in rounds], viewer)
+        logged = self.shared("log", lambda: [e for at, e in self.meta.log if at in rounds])
+        events = self.events_for(logged, viewer)
         return [{k: v for k, v in e.items() if k not in ("only", "ply")} for e in events]
 
     def tokens_for(self, viewer: Viewer) -> list[str]:
+        return list(self.shared(("tokens", viewer), lambda: self._tokens_for(viewer)))
+
+    def _tokens_for(self, viewer: Viewer) -> list[str]:
         if viewer == EVERYTHING or self.over:
             return list(self.tokens)
         shown = list(self.tokens)
@@ -623,6 +645,12 @@ def _cards(plan: str) -> list[str]:
     return re.findall(r"[ABC][1-6]|D|\?", plan)
 
 
+# The catalogue every state carries, made once (never mutated: states are only encoded).
+CONTRACT_CATALOGUE = {cid: {"cars": cars, "value": value}
+                      for cid, (cars, value) in CONTRACTS.items()}
+CARD_LIST = list(CARDS)
+
+
 class ExpressView:
     """One viewer's state of a game (the shape in docs/live-protocol.md, "Cargo Express").
     Its keys never clash with the platform's (`seats`, `players`, `acting`, ...): each
@@ -633,7 +661,7 @@ class ExpressView:
         self.viewer = viewer
         self.seat = viewer if isinstance(viewer, int) else None
         self.all = viewer == EVERYTHING or game.over
-        self.q, _ = game.partial()
+        self.q = game.shared("partial", lambda: game.partial()[0])
 
     def sees(self, seat: int) -> bool:
         return self.all or seat == self.seat
@@ -645,20 +673,22 @@ class ExpressView:
             "ply": g.ply,
             "round": q.round, "phase": PHASES[q.phase], "phase_token": q.phase_token,
             "stationmaster": q.sm - 1, "order": [s - 1 for s in q.order()],
-            "spaces": self.spaces(), "bag": len(q.bag), "deck": len(q.deck),
-            "bag_empty": q.flag_e, "last_round": q.flag_l,
-            "characters": [{"key": c, "name": CHARACTER_NAMES[c],
-                            "holder": q.chars.index(c) if c in q.chars else None,
-                            "used": c == "Dr" and q.driver_used} for c in CHARACTERS],
-            "contracts": {cid: {"cars": cars, "value": value}
-                          for cid, (cars, value) in CONTRACTS.items()},
-            "cards": list(CARDS), "colours": COLOUR_NAMES,
+            "spaces": g.shared("spaces", self.spaces), "bag": len(q.bag),
+            "deck": len(q.deck), "bag_empty": q.flag_e, "last_round": q.flag_l,
+            "characters": g.shared("characters", self.characters),
+            "contracts": CONTRACT_CATALOGUE, "cards": CARD_LIST, "colours": COLOUR_NAMES,
             "areas": [self.area(s) for s in range(q.n)],
-            "turn": self.turn(),
+            "turn": g.shared("turn", self.turn),
             "drawn": self.drawn(),
             "legal": self.legal() if self.seat is not None and not g.over else {},
-            "result": self.result(),
+            "result": g.shared("result", self.result),
         }
+
+    def characters(self) -> list[dict[str, Any]]:
+        q = self.q
+        return [{"key": c, "name": CHARACTER_NAMES[c],
+                 "holder": q.chars.index(c) if c in q.chars else None,
+                 "used": c == "Dr" and q.driver_used} for c in CHARACTERS]
 
     def spaces(self) -> list[dict[str, Any]]:
         q = self.q
@@ -680,7 +710,17 @@ class ExpressView:
         return out
 
     def area(self, s: int) -> dict[str, Any]:
-        """What lies in front of seat `s`: engine, train, yard, contracts, cards."""
+        """What lies in front of seat `s`: engine, train, yard, contracts, cards (the
+        public part made once for every viewer, `ExpressGame.shared`)."""
+        public, secret = self.game.shared(("area", s), lambda: self.public_area(s))
+        if not self.sees(s):
+            return {**public, "open": None, "plan": None, "hand": None}
+        return {**public, "open": list(self.q.open[s]), "plan": secret,
+                "hand": [c for c in CARDS if c not in secret]}
+
+    def public_area(self, s: int) -> tuple[dict[str, Any], list[str]]:
+        """Seat `s`'s area as everyone sees it, and its unrevealed cards (its stack, or
+        the plan committed in planning), for the viewers who may see them."""
         g, q, p0 = self.game, self.q, self.game.p
         meta = g.meta
         unrevealed = list(p0.plans[s])
@@ -691,7 +731,6 @@ class ExpressView:
         played = stack[:len(stack) - len(unrevealed)] if stack else []
         pending = meta.pending[s] if meta.pending else None
         secret = _cards(pending) if pending else unrevealed
-        sees = self.sees(s)
         total, tiebreak = q.score(s + 1)
         cars, sets = _cars_and_sets(q, s)
         return {
@@ -699,17 +738,15 @@ class ExpressView:
             "space": q.loc[s], "train": q.train[s], "yard": q.yard[s],
             "fulfilled": [{"id": cid, "cars": placed, "value": CONTRACTS[cid][1]}
                           for cid, placed in q.done[s]],
-            "open_count": len(q.open[s]), "open": list(q.open[s]) if sees else None,
+            "open_count": len(q.open[s]),
             "character": q.chars[s], "dormant": q.resigned[s],
             "committed": q.phase == "p" and pending is not None,
             "played": played, "stack": len(secret),
-            "plan": secret if sees else None,
-            "hand": [c for c in CARDS if c not in secret] if sees else None,
             "score": {"cars": len(cars), "sets": sets, "set_points": 5 * sets,
                       "contracts": sum(CONTRACTS[c][1] for c, _ in q.done[s]),
                       "open_penalty": -2 * len(q.open[s]), "total": total,
                       "tiebreak": tiebreak},
-        }
+        }, secret
 
     def turn(self) -> dict[str, Any] | None:
         p0 = self.game.p
@@ -876,11 +913,19 @@ class CargoExpress(GameKind):
 
     def facts(self, game_id: str, start: str, over: bool) -> dict[str, Any]:
         """The seed's hash from the start; the seed itself once the game is over."""
-        seed = Meta.load(start.partition("\n")[2]).seed
-        return {"seed_hash": seed_hash(game_id, seed), "seed": seed if over else None}
+        seed, hashed = _seed_and_hash(game_id, start)
+        return {"seed_hash": hashed, "seed": seed if over else None}
 
     def record_headers(self, game_id: str, start: str, over: bool) -> dict[str, str]:
         return {"SeedHash": self.facts(game_id, start, over)["seed_hash"]}
+
+
+@functools.lru_cache(maxsize=4096)
+def _seed_and_hash(game_id: str, start: str) -> tuple[str, str]:
+    """A game's seed (read from its start) and its published hash: every state of every
+    viewer carries the hash, and the start never changes."""
+    seed = Meta.load(start.partition("\n")[2]).seed
+    return seed, seed_hash(game_id, seed)
 
 
 CARGO_EXPRESS = CargoExpress()
