@@ -164,8 +164,10 @@ def _stored(game: Game, lg: LiveGame, seat: int, token: str, events: list[Any]
         finish.finish(game, lg, Termination.PLAYED_OUT, fields)
     else:
         game.save(update_fields=fields)
+    result = sent(game, turn, lg)
+    # Warm once committed and the frames sent (`sent`'s own on_commit, before this one).
     transaction.on_commit(lambda: warm.keep(game, lg))
-    return sent(game, turn, lg)
+    return result
 
 
 def _resent(game: Game, seat: int, number: int, token: str) -> dict[str, Any] | None:

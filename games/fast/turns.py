@@ -68,9 +68,11 @@ def _apply_warm(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
     if not write_turn(game, fields, turn, guard if guard is not None and in_sql(guard)
                       else None):
         return None
-    warm.keep(game, lg)
     metrics.turn_applied("warm")
-    return sent(game, turn, lg)
+    try:  # every audience's frame built and sent before the copy is warm again: seats
+        return sent(game, turn, lg)  # deciding at once would otherwise change it meanwhile
+    finally:
+        warm.keep(game, lg)
 
 
 def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str,
@@ -136,9 +138,11 @@ async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, tok
         return None
     if not written:
         return None
-    warm.keep(game, lg)
     metrics.turn_applied("loop")
-    return await _asend_to_all(game, turn, lg)
+    try:  # as `_apply_warm`: the copy is warm again once every frame is built and sent (the
+        return await _asend_to_all(game, turn, lg)  # loop runs other sockets' decisions
+    finally:  # while a frame is sent)
+        warm.keep(game, lg)
 
 
 async def _asend_to_all(game: Game, turn: NewTurn, lg: LiveGame) -> TurnResult:

@@ -66,6 +66,9 @@ def keep(game: Game, lg: LiveGame) -> None:
         forget(game.id)
         return
     with _lock:
+        kept = _entries.get(game.id)
+        if kept is not None and kept.game.revision > game.revision:
+            return  # a later decision warmed it meanwhile (the locked path's, on its commit)
         _entries[game.id] = Warm(game, lg)
         _entries.move_to_end(game.id)
         while len(_entries) > settings.LIVE_WARM_GAMES:

@@ -158,3 +158,32 @@ def test_warm_frames_are_each_viewers_frames_as_the_locked_path_builds_them(game
         assert frame["token"] == again["token"]
         assert frame["state"]["areas"] == again["state"]["areas"]
         assert frame["state"]["legal"] == again["state"]["legal"]
+
+
+def test_the_copy_is_not_warm_while_a_decisions_frames_are_built(game, members, monkeypatch):
+    """Seats decide at the same time: while one decision's frames are built from the copy,
+    another seat's decision must not change it (it takes the locked path meanwhile)."""
+    from games.fast import turns
+
+    to_planning(game, members)
+    seen = []
+    real = turns.sent
+
+    def watching(g, turn, lg):
+        seen.append(warm.get(g.id))
+        return real(g, turn, lg)
+
+    monkeypatch.setattr(turns, "sent", watching)
+    sequence, _ = prepared(game.id, 0)
+    send(game.id, members, 0, sequence, PLANS[0])
+    assert seen == [None]  # built and sent with no warm copy to take
+    assert warm.get(game.id) is not None  # warm again after
+
+
+def test_an_older_copy_never_replaces_a_newer_one(game, members):
+    decide(game.id, members, live(game).acting()[0])
+    entry = warm.get(game.id)
+    older = services.get_game(game.id)
+    older.revision = entry.game.revision - 1
+    warm.keep(older, live(older))
+    assert warm.get(game.id) is entry
