@@ -23,8 +23,8 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clocks
 from games.broadcast import send_on_commit, socket_group
+from games.correspondence import is_correspondence
 from games.kinds import LiveGame
 from games.models import Challenge, Game
 from games.results import Ending, Stage, on_game_end
@@ -38,11 +38,7 @@ from .models import Kind, Notification
 def correspondence(game: Game) -> bool:
     """Is the game played at one's own pace (days per turn)? Only those notify of turns
     and endings: in a live game the player is at the board."""
-    try:
-        control = clocks.parse(game.time_control)
-    except ValueError:
-        return False
-    return control is not None and control.kind == clocks.CORRESPONDENCE
+    return is_correspondence(game.time_control)
 
 
 def game_url(game: Game) -> str:
