@@ -1,5 +1,6 @@
 # The two commands: `make run` (serve the site at http://127.0.0.1:8000/) and `make test`
-# (ruff, mypy, then pytest). The production topology for a trial: `make topology-start`,
+# (ruff, mypy, then pytest, which ends with its 30 slowest tests: where CI's time goes).
+# The production topology for a trial: `make topology-start`,
 # `topology-status`, `topology-stop` (scripts/topology.sh; DATABASE_URL and REDIS_URL set),
 # and `make faults` (scripts/faults.py: the fault trials, with their own PostgreSQL and Redis).
 VENV ?= .venv
@@ -49,7 +50,7 @@ test: $(STAMP)
 	@echo "==> mypy (django-stubs; engine, express and the apps: pyproject.toml [tool.mypy])"
 	$(VENV)/bin/mypy
 	@echo "==> pytest tests/ (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
-	$(VENV)/bin/pytest tests/
+	$(VENV)/bin/pytest tests/ --durations=30
 
 # The live path's tests with the live fast path off (games/fast/, docs/fast-path.md); CI runs
 # it on PostgreSQL and Redis after `make test` (.ci/run).
