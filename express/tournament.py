@@ -35,7 +35,7 @@ from express.game import Game
 from express.moves import legal
 from express.rules import CARDS, CURRENT_RULES, RULES_VERSIONS
 
-PLAYERS = ("random", "easy", "medium", "hard")
+PLAYERS = ("random", "easy", "medium", "hard", "mc")  # mc: the yardstick (express.yardstick)
 DEFAULT_PAIRINGS = ("easy-random", "medium-easy", "hard-medium")
 
 
@@ -118,6 +118,7 @@ def play_game(levels: tuple[str, ...], seed: int, pairing: str = "", index: int 
               a_seat: int = 0, rules: str = CURRENT_RULES) -> GameResult:
     """Play one game with these levels by seat, in rules version ``rules``; bots see only
     their seat's view."""
+    from express import yardstick
     from express.bot import choose
 
     n = len(levels)
@@ -139,7 +140,10 @@ def play_game(levels: tuple[str, ...], seed: int, pairing: str = "", index: int 
                 token = options[int(dice.random() * len(options))]
         else:
             start = time.process_time()
-            token = choose(game.view(seat), who, seed, seat)
+            if who == "mc":  # the yardstick (express.yardstick), from its view alone
+                token = yardstick.choose(game.view(seat), seat, seed)
+            else:
+                token = choose(game.view(seat), who, seed, seat)
             cpu[who].append(time.process_time() - start)
         if p.phase == "p":
             game.commit(seat, token)
