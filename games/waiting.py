@@ -50,9 +50,9 @@ class WaitingGame:
         return self.game.size
 
 
-_GAME_FIELDS = ("game__id", "game__game_type", "game__mode", "game__options",
-                "game__position", "game__tokens", "game__time_control", "game__clock",
-                "game__clock_since", "game__created_at")
+_GAME_FIELDS = ("game__id", "game__revision", "game__game_type", "game__mode",
+                "game__options", "game__position", "game__tokens", "game__time_control",
+                "game__clock", "game__clock_since", "game__created_at")
 
 
 def _my_seats(user_id: int) -> Any:
@@ -63,11 +63,24 @@ def _my_seats(user_id: int) -> Any:
             .order_by("-game__created_at")[:MAX_SHOWN])
 
 
-def _acting(game: Game) -> set[int]:
+_ACTING: dict[tuple[str, int], frozenset[int]] = {}  # (game, revision) -> acting seats
+_ACTING_KEPT = 4096
+
+
+def _acting(game: Game) -> frozenset[int]:
     """The seats the kind lists as acting, from the cached position. An active game's
     resigned seats change no kind's acting seats (a two-seat game ends on a resignation,
-    and Cargo Express's position says who is out), so the seats are not loaded."""
-    return set(game.kind.resume(game.position, list(game.tokens), []).acting())
+    and Cargo Express's position says who is out), so the seats are not loaded. Kept per
+    revision (every save bumps it): the header's count asks on every page, and resuming
+    a game is an engine's parse."""
+    key = (game.id, game.revision)
+    acting = _ACTING.get(key)
+    if acting is None:
+        acting = frozenset(game.kind.resume(game.position, list(game.tokens), []).acting())
+        if len(_ACTING) >= _ACTING_KEPT:
+            _ACTING.clear()
+        _ACTING[key] = acting
+    return acting
 
 
 def _deadline(game: Game, seats: Iterable[int]) -> dt.datetime | None:

@@ -90,7 +90,7 @@ def digest_of(user: Any, by_email: set[str], since: dt.datetime | None
     turn" by email) and their unread notifications of the other kinds they chose."""
     games: list[DigestGame] = []
     if Kind.YOUR_TURN in by_email:
-        games = [_digest_game(w, user.pk) for w in waiting_games(user) if w.waiting_for_you]
+        games = [_digest_game(w) for w in waiting_games(user) if w.waiting_for_you]
     others = Notification.objects.filter(user=user, read_at__isnull=True,
                                          kind__in=sorted(by_email - {Kind.YOUR_TURN.value}))
     if since is not None:
@@ -98,9 +98,13 @@ def digest_of(user: Any, by_email: set[str], since: dt.datetime | None
     return games, list(others[:50])
 
 
-def _digest_game(waiting: WaitingGame, user_id: int) -> DigestGame:
+def _digest_game(waiting: WaitingGame) -> DigestGame:
+    """A waiting game's digest line, in `notify.with_whom`'s words from what
+    `waiting_games` already read (its other seats' names), without the game's seats."""
     game = waiting.game
-    return DigestGame(with_whom(game, user_id), absolute(game_url(game)), waiting.deadline)
+    whom = waiting.kind_name if waiting.opponents == "yourself" else \
+        f"{waiting.kind_name} with {waiting.opponents}"
+    return DigestGame(whom, absolute(game_url(game)), waiting.deadline)
 
 
 def send_digests(at: dt.datetime | None = None) -> int:
