@@ -47,6 +47,7 @@ class ExpressStats(Stats):
     own_secrets: int = 0  # frames that showed the receiving seat its own hand (the check reads)
     gaps: int = 0  # turn frames that arrived ahead of one not yet seen (repaired by sync)
     kinds: dict[str, int] = field(default_factory=dict)  # decisions acknowledged, by kind
+    acks_by_kind: dict[str, list[float]] = field(default_factory=dict)  # their seconds
 
 
 @dataclass
@@ -157,7 +158,7 @@ class ExpressSeat:
             if s.get("seat") != me and any(s.get(k) is not None for k in ("plan", "hand",
                                                                            "open")):
                 self._leak(f"seat {s.get('seat')}'s plan, hand or open contracts at ply "
-                           f"{len(state.get('turns', []))}")
+                           f"{state.get('ply')}")
         turn = state.get("turn") or {}
         if state.get("drawn") is not None and turn.get("seat") != me:
             self._leak(f"seat {turn.get('seat')}'s drawn contracts")
@@ -178,7 +179,7 @@ class ExpressSeat:
             state = frame["state"]
             self._check(state, [], None)
             self.syncing = False
-            ply = len(state["turns"])  # the state's ply (Cargo Express's view has no `ply`)
+            ply = state["ply"]
             if ply > self.ply:  # a state ahead of the frames (after a refusal)
                 self.syncing = True
                 self.stats.syncs += 1
@@ -210,6 +211,7 @@ class ExpressSeat:
                 if pending is not None and pending[0] == seq and pending[1] == frame["token"]:
                     if sent is not None:
                         self.stats.acks.append(now - sent)
+                        self.stats.acks_by_kind.setdefault(pending[2], []).append(now - sent)
                     self.stats.turns += 1
                     self.stats.kinds[pending[2]] = self.stats.kinds.get(pending[2], 0) + 1
                     self.acked[seq] = (p, frame["token"])

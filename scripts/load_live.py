@@ -232,6 +232,26 @@ def stored_rows(game_ids: list[str]) -> dict[str, list[tuple[int, int, str]]]:
     return rows
 
 
+def turns_by_path(urls: list[str]) -> dict[str, float] | None:
+    """The servers' turns by the path that stored them (games/metrics.py's
+    `cargo_turns_applied_total`, summed over the processes; whole run), or None when
+    /metrics is off (METRICS_ENABLED, which scripts/load_run.sh sets)."""
+    import re
+    import urllib.request
+
+    paths: dict[str, float] = {}
+    for url in urls:
+        try:
+            with urllib.request.urlopen(f"{url}/metrics", timeout=10) as reply:
+                text = reply.read().decode()
+        except OSError:
+            return None
+        for path, count in re.findall(r'^cargo_turns_applied_total\{path="(\w+)"\} (\S+)$',
+                                      text, re.M):
+            paths[path] = paths.get(path, 0) + float(count)
+    return paths
+
+
 def latency(values: list[float]) -> dict[str, float]:
     ms = 1000
     return {"p50": round(percentile(values, 50) * ms, 1),
@@ -307,6 +327,8 @@ async def run_express(args: argparse.Namespace, urls: list[str]) -> int:
         "decisions_per_s": round(decisions_in_window / elapsed, 1),
         "decisions_by_kind": dict(sorted(stats.kinds.items())),
         "ack_ms": latency(stats.acks), "delivery_ms": latency(stats.deliveries),
+        "ack_ms_by_kind": {k: latency(v) for k, v in sorted(stats.acks_by_kind.items())},
+        "turns_by_path": turns_by_path(urls),
         "mean_ack_ms": round(statistics.fmean(stats.acks) * 1000, 1) if stats.acks else None,
         "server_cpu_ms_per_turn": {
             "turns_counted": window,

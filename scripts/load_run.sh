@@ -28,6 +28,8 @@ export DJANGO_DEBUG=0 DJANGO_SECRET_KEY=load-test-secret-key-0123456789-01234567
 # The load client is one address standing for every player: lift the per-address budget
 # (games/limits.py), which would otherwise cap all 400 sockets together at 60 frames/s.
 export LIVE_ADDRESS_UNITS_PER_SECOND=1000000
+# /metrics on (games/metrics.py): the summary counts the turns by the path that stored them.
+export METRICS_ENABLED=1
 # The live fast path (cargosite/settings.py): on unless the caller says LIVE_FAST_PATH=0.
 export LIVE_FAST_PATH=${LIVE_FAST_PATH:-1}
 .venv/bin/python manage.py migrate -v0 2>/dev/null

@@ -35,7 +35,7 @@ from ..broadcast import Delivery
 from ..kinds import KindError, LiveGame
 from ..models import Game
 from ..protocol import SignedOut
-from . import enabled, warm
+from . import enabled, queue, warm
 from .guard import in_sql
 from .statements import NewTurn, awrite_turn, write_turn
 
@@ -118,6 +118,13 @@ async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, tok
     a thread holds is left to that thread's turn (the loop never waits on a lock)."""
     if not enabled():
         return None
+    async with queue.turn_of(game_id):
+        return await _apply_on_loop(game_id, actor, ply, token, guard)
+
+
+async def _apply_on_loop(game_id: str, actor: Actor | None, ply: int, token: str,
+                         guard: SessionGuard | None) -> TurnResult | None:
+    """`apply_turn_on_loop` in the game's turn on this loop (games.fast.queue)."""
     entry = warm.get(game_id)
     if entry is None or not _loop_may_play(entry.game, guard):
         return None
