@@ -151,14 +151,17 @@ def rematch_of(game: Game, url: str | None) -> dict[str, Any] | None:
 
 def state(game: Game, lg: LiveGame, *, viewer: Viewer, final: bool,
           seats: list[dict[str, Any]], rematch: dict[str, Any] | None,
-          abandon: dict[str, Any] | None, clock: dict[str, Any] | None) -> dict[str, Any]:
+          abandon: dict[str, Any] | None, clock: dict[str, Any] | None,
+          history: bool = True) -> dict[str, Any]:
     """The state snapshot for `viewer` (a seat, None for a spectator, `EVERYTHING` for a
     finished game's replay), shaped from what the caller gathered (games.states.state_of):
     `seats` (from `seats_of`), `rematch` (from `rematch_of`; None for an earlier ply), the
     `abandon` part (games.abandonment.state) and the clocks' state (`clock`, timed games'
     current state only). `final=False` describes an earlier ply (replays, catch-up): no
     resignation, no rematch, the status from the engine alone. With seat sequences, `seqs`
-    says the number each seat's next decision carries (docs/live-protocol.md)."""
+    says the number each seat's next decision carries (docs/live-protocol.md).
+    `history=False` leaves out the decisions so far (`turns`) and the round's log (`log`):
+    a frame's state, for a kind whose frames do not repeat them (`history_in_frames`)."""
     kind = game.kind
     seat = viewer if isinstance(viewer, int) else None
     state = lg.view(viewer)
@@ -175,14 +178,15 @@ def state(game: Game, lg: LiveGame, *, viewer: Viewer, final: bool,
         acting=[] if lg.over else lg.acting(),
         viewer=seat,
         you=None if seat is None else kind.seat_key(seat),
-        turns=lg.tokens_for(viewer) if kind.hidden_information else list(lg.tokens),
         resigned=kind.seat_key(resigned[0]) if resigned else None,
         rematch=rematch if final else None,
     )
     state.update(kind.facts(game.id, game.start, game.is_over if final else lg.over))
-    log = lg.log(viewer) if final else None  # the current state's only (LiveGame.log)
-    if log is not None:
-        state["log"] = log
+    if history:
+        state["turns"] = lg.tokens_for(viewer) if kind.hidden_information else list(lg.tokens)
+        log = lg.log(viewer) if final else None  # the current state's only (LiveGame.log)
+        if log is not None:
+            state["log"] = log
     if kind.seat_sequences:  # public: how many decisions each seat has made
         state["seqs"] = [lg.sequence(s) for s in range(len(seats))]
     if final and game.status == Game.Status.VOIDED:

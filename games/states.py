@@ -64,7 +64,7 @@ def rematch_info(game: Game) -> dict[str, Any] | None:
 
 
 def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
-             final: bool = True) -> dict[str, Any]:
+             final: bool = True, history: bool = True) -> dict[str, Any]:
     """The state snapshot for `viewer` (a seat, None for a spectator, `EVERYTHING` for a
     finished game's replay). `final=False` describes an earlier ply (replays, catch-up):
     no resignation, no rematch, the status from the engine alone (games.protocol.state)."""
@@ -79,13 +79,14 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
     return protocol.state(
         game, lg, viewer=viewer, final=final, seats=seats,
         rematch=rematch_info(game) if final else None, abandon=abandon,
-        clock=game_clocks.state(at) if game_clocks is not None else None)
+        clock=game_clocks.state(at) if game_clocks is not None else None, history=history)
 
 
-def public_state(game: Game, lg: LiveGame | None = None, *, final: bool = True) -> dict[str, Any]:
+def public_state(game: Game, lg: LiveGame | None = None, *, final: bool = True,
+                 history: bool = True) -> dict[str, Any]:
     """The snapshot broadcast to a group: a spectator's view without `you`/`viewer` (each
     client keeps its own seat)."""
-    state = state_of(game, lg, final=final)
+    state = state_of(game, lg, final=final, history=history)
     del state["you"], state["viewer"]
     return state
 
@@ -94,7 +95,10 @@ def frame_state(game: Game, lg: LiveGame | None, viewer: Viewer, *, final: bool 
                 ) -> dict[str, Any]:
     """The state a frame for `viewer` carries (games.audiences): a kind that hides nothing
     sends every connection the spectator's state (`public_state`); one that hides
-    information, the viewer's own (a spectator's without `you`/`viewer`)."""
+    information, the viewer's own (a spectator's without `you`/`viewer`). Without the
+    history (`turns`, `log`) for a kind whose frames do not repeat it
+    (`GameKind.history_in_frames`)."""
+    history = game.kind.history_in_frames
     if viewer is None or not game.kind.hidden_information:
-        return public_state(game, lg, final=final)
-    return state_of(game, lg, viewer=viewer, final=final)
+        return public_state(game, lg, final=final, history=history)
+    return state_of(game, lg, viewer=viewer, final=final, history=history)

@@ -219,6 +219,13 @@ class GameKind(ABC):
     # False, the game's ply (one seat acts at a time); True, the seat's own count of its
     # decisions so far, so that seats deciding at the same time are each accepted.
     seat_sequences: bool = False
+    # Do the states that frames carry (a decision's, a resignation's, an ending's) repeat
+    # the game's history: its decision tokens (`turns`) and the round's log (`log`)? True:
+    # every state is whole. False: only snapshots carry them (the page, a `state` frame,
+    # a reconnect, replays); a page keeps them from the frames' tokens and events, which
+    # it gets anyway (Cargo Express: 2-3 KB of each 8 KB frame, sent to every audience at
+    # every decision; docs/live-protocol.md, "Cargo Express").
+    history_in_frames: bool = True
     # How a rated online game of this kind moves its members' ratings (rankings.ratings,
     # docs/ratings.md): "elo", two seats (a game of any other seat count is not rated);
     # "openskill", OpenSkill's Plackett-Luce model over the finishing places, for 2-4 seats

@@ -828,6 +828,7 @@ class CargoExpress(GameKind):
     leaver_stand_in = "medium"  # web.md 4 (a): a bot plays a leaver's seat on (3-4 seats)
     hidden_information = True
     seat_sequences = True
+    history_in_frames = False
     rating_method = "openskill"
     in_lobby = True
     lobby_hint = "The stationmaster, who goes first, is drawn from the game's secret seed."

@@ -57,8 +57,12 @@ export function createView(root, initial, { sendTurn }) {
   });
   let state = initial;
   let interactive = false;
-  let log = [];
-  let logRound = initial.round;
+  // The log of the round: a snapshot's (`state.log`, built for this viewer) and then the
+  // events of each frame (frames' states do not repeat it: `history_in_frames`), each kept
+  // with its round and told by the server's rule (ExpressView.log): this round's, and the
+  // last one's too while characters are picked. So a reload shows what the page showed.
+  let entries = [];
+  let adopted = null; // the snapshot log `entries` started from
   let revealedBy = null; // the seat whose card the banner names
   let animating = false;
 
@@ -81,7 +85,7 @@ export function createView(root, initial, { sendTurn }) {
     const targets = controls.targets(state, may);
     if (panels) {
       drawParts(root, state, { track, targets, live: true });
-      renderLog($("[data-log]"), state.log ? frameWords(state, state.log) : log);
+      renderLog($("[data-log]"), frameWords(state, toldNow(state)));
     } else {
       track.render(state, { targets, centre: centreNode(state) });
     }
@@ -89,13 +93,34 @@ export function createView(root, initial, { sendTurn }) {
     if (inside && !root.contains(focused)) refocus(root, key);
   };
 
+  const told = (s) => (s.phase === "pick" ? [s.round - 1, s.round] : [s.round]);
+
+  // A snapshot's log (a new array: the page's first state, a reconnect's) starts the
+  // entries again; before its first `phase` event they belong to the round it began in.
+  const adopt = (s) => {
+    if (!Array.isArray(s.log) || s.log === adopted) return;
+    adopted = s.log;
+    let at = told(s)[0];
+    entries = s.log.map((event) => {
+      if (event.kind === "phase") at = event.round;
+      return { at, event };
+    });
+  };
+
   const addToLog = (after, events) => {
+    let at = entries.length ? entries[entries.length - 1].at : after.round;
     for (const event of events || []) {
-      if (event.kind === "phase" && event.round !== logRound) { log = []; logRound = event.round; }
-      const words = eventWords(after, event);
-      if (words) log.push(words);
+      if (event.kind === "phase") at = event.round;
+      const { only, ply, ...kept } = event; // as the snapshot's log keeps them
+      entries.push({ at, event: kept });
     }
-    log = log.slice(-60);
+    const rounds = told(after);
+    entries = entries.filter((entry) => rounds.includes(entry.at));
+  };
+
+  const toldNow = (s) => {
+    adopt(s);
+    return entries.map((entry) => entry.event);
   };
 
   const showReveal = (before, events) => {
@@ -121,10 +146,9 @@ export function createView(root, initial, { sendTurn }) {
 
     async animate(frame, before) {
       const after = { ...before, ...(frame.state || {}) };
-      // The server's state carries the log of the round (`state.log`, built for this
-      // viewer): drawn from it, so a reload shows what the page had shown and no
-      // sentence is told twice; a state without it is logged from the frames seen.
-      if (!after.log) addToLog(after, frame.events);
+      adopt(before);
+      if (frame.state?.log) adopt(after); // a state that carries its log tells it whole
+      else addToLog(after, frame.events);
       showReveal(before, frame.events);
       animating = true;
       try {
