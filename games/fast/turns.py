@@ -157,7 +157,8 @@ async def _asend_to_all(game: Game, turn: NewTurn, lg: LiveGame) -> TurnResult:
     that hides nothing; each seat and the spectators for one that hides, games.audiences)
     and sent to that audience's group alone; the result is the deciding seat's."""
     frames, deliveries = {}, {}
-    for group, viewer in audiences(game):
+    # The deciding seat's first: its frame is its acknowledgement.
+    for group, viewer in sorted(audiences(game), key=lambda each: each[1] != turn.seat):
         frame = frames[viewer] = frame_of(game, turn, lg, viewer)
         deliveries[viewer] = Delivery(await broadcast.asend_message(
             group, broadcast.group_message(frame, game.revision, made(turn))))
