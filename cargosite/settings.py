@@ -251,6 +251,11 @@ LIVE_LOOP_CONNECTIONS = envint("LIVE_LOOP_CONNECTIONS", 4)
 # Games a process keeps loaded between turns (games.fast.warm), the least recently played
 # dropped; 0 keeps none. A finer switch under LIVE_FAST_PATH (off, none are kept).
 LIVE_WARM_GAMES = envint("LIVE_WARM_GAMES", 5000)
+# The production server's garbage collector (cargosite/serve.py, `tune_gc`): the objects
+# made while starting frozen out of the collector's sight, and a young generation this many
+# container objects wide (Python's own: 700). 0 leaves Python's defaults. A finer switch
+# under LIVE_FAST_PATH (off, Python's defaults).
+LIVE_GC_YOUNG = envint("LIVE_GC_YOUNG", 50_000)
 # What one client address may ask of one process (games/limits.py): units a second shared by
 # its sockets (a frame costs 1, a `sync` more by what it sends back), and how many anonymous
 # spectator sockets it, and one game, may have open.

@@ -1,7 +1,8 @@
 """What a deployment watches on the live path, in Prometheus's text format (`/metrics`,
 on when `METRICS_ENABLED`): turns applied (by the path that stored them), refusals by
 code, open sockets, channel-layer sends that failed, CargoBot's latency (from the moment a
-game waits on the bot to the bot's turn applied) and flags fallen.
+game waits on the bot to the bot's turn applied), flags fallen and, in the ASGI server, the
+garbage collector's pauses.
 
 The counters are `prometheus_client`'s. Several ASGI processes and Celery workers on one
 host share them through its multiprocess mode: set `PROMETHEUS_MULTIPROC_DIR` to an empty
@@ -41,6 +42,10 @@ BOT_LATENCY = Histogram("cargo_bot_turn_latency_seconds", "From a game waiting o
                         "to CargoBot's turn applied",
                         buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300))
 FLAGS = Counter("cargo_flags_fallen_total", "Games lost on time")
+GC_PAUSES = Histogram("cargo_gc_pause_seconds", "The garbage collector's collections in the "
+                      "ASGI server, each stopping its event loop, by generation",
+                      ["generation"],
+                      buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5))
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
@@ -62,6 +67,24 @@ def refused(code: str) -> None:
 def bot_played(waiting_since: datetime | None) -> None:
     if waiting_since is not None:
         BOT_LATENCY.observe(max(0.0, (timezone.now() - waiting_since).total_seconds()))
+
+
+def watch_gc() -> None:
+    """Time each of the collector's collections in this process (`GC_PAUSES`): the ASGI
+    server's (cargosite/serve.py), where a collection stops every socket of the process."""
+    import gc
+    import time
+
+    started = [0.0]
+    children = [GC_PAUSES.labels(str(g)) for g in range(3)]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            children[info["generation"]].observe(time.perf_counter() - started[0])
+
+    gc.callbacks.append(timed)
 
 
 def exposition() -> bytes:

@@ -202,6 +202,7 @@ async def main() -> int:
                         "p99": round(percentile(stats.deliveries, 99) * ms, 1),
                         "max": round(max(stats.deliveries, default=0) * ms, 1)},
         "mean_ack_ms": round(statistics.fmean(stats.acks) * ms, 1) if stats.acks else None,
+        "gc_pauses": gc_pauses(urls),
         "server_cpu_ms_per_turn": {
             "turns_counted": window_turns,
             **{name: round(ms * seconds / max(window_turns, 1), 3)
@@ -237,19 +238,51 @@ def turns_by_path(urls: list[str]) -> dict[str, float] | None:
     `cargo_turns_applied_total`, summed over the processes; whole run), or None when
     /metrics is off (METRICS_ENABLED, which scripts/load_run.sh sets)."""
     import re
-    import urllib.request
 
     paths: dict[str, float] = {}
-    for url in urls:
-        try:
-            with urllib.request.urlopen(f"{url}/metrics", timeout=10) as reply:
-                text = reply.read().decode()
-        except OSError:
-            return None
+    for text in _metrics(urls):
         for path, count in re.findall(r'^cargo_turns_applied_total\{path="(\w+)"\} (\S+)$',
                                       text, re.M):
             paths[path] = paths.get(path, 0) + float(count)
-    return paths
+    return paths or None
+
+
+def gc_pauses(urls: list[str]) -> dict[str, dict[str, float]] | None:
+    """The servers' garbage collections (games/metrics.py's `cargo_gc_pause_seconds`,
+    whole run, summed over the processes) by generation: how many, their milliseconds in
+    all, and how many took 50 ms or more."""
+    import re
+
+    count: dict[str, float] = {}
+    seconds: dict[str, float] = {}
+    quick: dict[str, float] = {}
+    for text in _metrics(urls):
+        for name, labels, value in re.findall(
+                r'^cargo_gc_pause_seconds_(\w+)\{([^}]*)\} (\S+)$', text, re.M):
+            fields = dict(re.findall(r'(\w+)="([^"]*)"', labels))
+            gen = f"gen{fields.get('generation')}"
+            if name == "count":
+                count[gen] = count.get(gen, 0) + float(value)
+            elif name == "sum":
+                seconds[gen] = seconds.get(gen, 0) + float(value)
+            elif name == "bucket" and fields.get("le") == "0.05":
+                quick[gen] = quick.get(gen, 0) + float(value)
+    return {gen: {"count": n, "ms": round(1000 * seconds.get(gen, 0), 1),
+                  "50ms_or_more": n - quick.get(gen, 0)}
+            for gen, n in sorted(count.items())} or None
+
+
+def _metrics(urls: list[str]) -> list[str]:
+    import urllib.request
+
+    texts = []
+    for url in urls:
+        try:
+            with urllib.request.urlopen(f"{url}/metrics", timeout=10) as reply:
+                texts.append(reply.read().decode())
+        except OSError:
+            pass
+    return texts
 
 
 def latency(values: list[float]) -> dict[str, float]:
@@ -329,6 +362,7 @@ async def run_express(args: argparse.Namespace, urls: list[str]) -> int:
         "ack_ms": latency(stats.acks), "delivery_ms": latency(stats.deliveries),
         "ack_ms_by_kind": {k: latency(v) for k, v in sorted(stats.acks_by_kind.items())},
         "turns_by_path": turns_by_path(urls),
+        "gc_pauses": gc_pauses(urls),
         "mean_ack_ms": round(statistics.fmean(stats.acks) * 1000, 1) if stats.acks else None,
         "server_cpu_ms_per_turn": {
             "turns_counted": window,

@@ -65,6 +65,48 @@ def test_off_uvicorn_keeps_its_default_deflate(fast_path):
     assert serve.uvicorn_options()["ws_per_message_deflate"] is (not fast_path)
 
 
+@pytest.fixture
+def collector():
+    """The collector's state as it was, put back after the test."""
+    import gc
+
+    threshold, callbacks = gc.get_threshold(), list(gc.callbacks)
+    yield gc
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+    gc.callbacks[:] = callbacks
+
+
+def test_off_the_collector_keeps_python_s_defaults(fast_path, collector, settings):
+    collector.set_threshold(700, 10, 10)
+    settings.LIVE_GC_YOUNG = 50_000
+    serve.tune_gc()
+    assert collector.get_threshold() == ((50_000, 10, 10) if fast_path else (700, 10, 10))
+    assert (collector.get_freeze_count() > 0) is fast_path
+
+
+def test_a_young_generation_of_zero_leaves_the_collector_alone(collector, settings):
+    collector.set_threshold(700, 10, 10)
+    settings.LIVE_FAST_PATH, settings.LIVE_GC_YOUNG = True, 0
+    serve.tune_gc()
+    assert collector.get_threshold() == (700, 10, 10) and collector.get_freeze_count() == 0
+
+
+def test_the_collector_s_pauses_are_timed(collector):
+    from prometheus_client import REGISTRY
+
+    from games.metrics import watch_gc
+
+    def full_collections():
+        return REGISTRY.get_sample_value("cargo_gc_pause_seconds_count",
+                                         {"generation": "2"}) or 0.0
+
+    before = full_collections()
+    watch_gc()
+    collector.collect()
+    assert full_collections() == before + 1
+
+
 def test_off_service_calls_run_as_channels_runs_them(fast_path):
     from concurrent.futures import ThreadPoolExecutor
 
