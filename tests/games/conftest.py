@@ -95,3 +95,20 @@ def connect(session_cookie):
         return comm
 
     yield open_
+
+
+@pytest.fixture
+def threaded_turns(monkeypatch):
+    """The turns (their `ply`) that reach the threads' `apply_turn`, which the socket takes
+    for whatever its event loop's path did not decide."""
+    from games import services
+
+    calls = []
+    original = services.apply_turn
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs["ply"])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(services, "apply_turn", counted)
+    return calls

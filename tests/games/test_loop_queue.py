@@ -39,19 +39,6 @@ def express(users):
     return game
 
 
-@pytest.fixture
-def threaded_turns(monkeypatch):
-    calls = []
-    original = services.apply_turn
-
-    def counted(*args, **kwargs):
-        calls.append(kwargs["token"])
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(services, "apply_turn", counted)
-    return calls
-
-
 async def own_turn_frame(comm, seat):
     while True:
         frame = await comm.receive_json_from(timeout=5)

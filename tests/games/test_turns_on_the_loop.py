@@ -30,20 +30,6 @@ def loop_turns():
     return REGISTRY.get_sample_value("cargo_turns_applied_total", {"path": "loop"}) or 0.0
 
 
-@pytest.fixture
-def threaded_turns(monkeypatch):
-    """Count the turns that reach the threads' `apply_turn`."""
-    calls = []
-    original = services.apply_turn
-
-    def counted(*args, **kwargs):
-        calls.append(kwargs["ply"])
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(services, "apply_turn", counted)
-    return calls
-
-
 async def play_plies(alice, bob, plies):
     for ply in plies:
         comm = (alice, bob)[ply % 2]
