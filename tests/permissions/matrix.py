@@ -471,7 +471,8 @@ ACTIONS = {
     "puzzles.puzzle": ("validate_selected", "delete_selected"),
     "puzzles.week": ("draft_selected", "publish_selected", "delete_selected"),
     "puzzles.progress": ("delete_selected",),
-    "chat.message": ("hide_selected", "silence_authors_day", "silence_authors_week"),
+    "chat.message": ("hide_selected", "show_selected", "silence_authors_day",
+                     "silence_authors_week"),
     "chat.report": ("hide_reported",),
     "chat.silence": ("delete_selected",),
 }
