@@ -295,3 +295,15 @@ def test_unusable_keys_fail_the_check(settings, vapid):
     assert "is not the public key" in webpush_settings()[0].msg
     settings.WEBPUSH_VAPID_PRIVATE_KEY = ""
     assert webpush_settings()[0].id == "notifications.E001"
+
+
+def test_the_push_kinds_are_saved_from_the_settings_form(users, vapid):
+    client = Client()
+    client.force_login(users["bob"])
+    answer = client.post("/notifications/settings", {"in_site": ["your_turn"],
+                                                     "by_push": ["game_ended", "your_turn"]})
+    assert answer.status_code == 302
+    assert choices.of_member(users["bob"]).by_push == {"game_ended", "your_turn"}
+    answer = client.post("/notifications/settings", {"by_push": ["everything"]})
+    assert answer.status_code == 400
+    assert choices.of_member(users["bob"]).by_push == {"game_ended", "your_turn"}
