@@ -28,8 +28,8 @@ FAKE_PUSH = """(() => {
   if (!window.PushManager) return;
   let current = null;
   const made = {
-    endpoint: "%s",
-    toJSON() { return { endpoint: this.endpoint, keys: { p256dh: "%s", auth: "%s" } }; },
+    endpoint: "ENDPOINT",
+    toJSON() { return { endpoint: this.endpoint, keys: { p256dh: "P256DH", auth: "AUTH" } }; },
     async unsubscribe() { current = null; return true; },
   };
   PushManager.prototype.subscribe = async function (options) {
@@ -39,7 +39,7 @@ FAKE_PUSH = """(() => {
     return made;
   };
   PushManager.prototype.getSubscription = async function () { return current; };
-})();""" % (ENDPOINT, P256DH, AUTH)
+})();""".replace("ENDPOINT", ENDPOINT).replace("P256DH", P256DH).replace("AUTH", AUTH)
 
 
 @pytest.fixture
