@@ -66,5 +66,5 @@ def boards() -> list[dict[str, Any]]:
 
 
 def how_to_play(request: HttpRequest) -> HttpResponse:
-    return render(request, "howto_express.html", {"boards": boards(),
-                                                  "bots_form": bots_form(CARGO_EXPRESS)})
+    form = bots_form(CARGO_EXPRESS, request.user.is_authenticated)
+    return render(request, "howto_express.html", {"boards": boards(), "bots_form": form})

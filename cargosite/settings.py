@@ -9,6 +9,7 @@ understood stops the process with ImproperlyConfigured naming the variable.
 import os
 import secrets
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -370,6 +371,14 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cargo Connect <norepl
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # The site's address as the notification emails' links start (notifications/mail.py).
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+# Web push (notifications/push.py): the VAPID key pair (RFC 8292), each base64url (the
+# private key's 32 raw bytes or its DER; the public key's 65-byte uncompressed point, as
+# browsers take it), and a contact for the push services (mailto: or https:). Without both
+# keys push is not offered: the settings page says so. `manage.py webpush_keys` makes a pair.
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "").strip()
+WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "").strip()
+WEBPUSH_CONTACT = os.environ.get("WEBPUSH_CONTACT", "").strip() or \
+    "mailto:" + parseaddr(DEFAULT_FROM_EMAIL)[1]
 
 # Time: stored in UTC; the site's days (daily puzzle, streaks) turn over in SITE_DAY_TZ.
 USE_TZ = True

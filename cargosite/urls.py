@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from notifications import views as notification_views
+
 from . import howto, howto_express, theme, views
 
 handler500 = "cargosite.unavailable.server_error"  # 503 when the database does not answer
@@ -17,6 +19,7 @@ urlpatterns = [
     path("puzzles/", include("puzzles.urls")),
     path("", include("rankings.urls")),
     path("notifications/", include("notifications.urls")),
+    path("sw.js", notification_views.service_worker, name="service-worker"),
     path("how-to-play", howto.how_to_play, name="howto"),
     path("how-to-play/cargo-express", howto_express.how_to_play, name="howto-express"),
     path("admin/", admin.site.urls),

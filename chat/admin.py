@@ -1,7 +1,7 @@
 """The chat in the admin: messages and reports are shown, never edited (chat.services
-owns them); a moderator hides messages and silences their authors by actions (each needs
-the message's change permission), and adds, ends or deletes silences with their end date.
-Text is shown as Django escapes it."""
+owns them); a moderator hides messages, shows hidden ones again and silences their
+authors by actions (each needs the message's change permission), and adds, ends or
+deletes silences with their end date. Text is shown as Django escapes it."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ class MessageAdmin(_Moderating):
                     "report_count")
     list_filter = ("hidden", "room__kind")
     search_fields = ("text", "author__username", "room__game__id")
-    actions = ("hide_selected", "silence_authors_day", "silence_authors_week")
+    actions = ("hide_selected", "show_selected", "silence_authors_day",
+               "silence_authors_week")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Message]:
         return super().get_queryset(request).select_related("room", "author") \
@@ -49,6 +50,12 @@ class MessageAdmin(_Moderating):
     def hide_selected(self, request: HttpRequest, queryset: QuerySet[Message]) -> None:
         count = services.hide(queryset.select_related("room"))
         self.message_user(request, f"{count} message(s) hidden.", messages.SUCCESS)
+
+    @admin.action(description="Show the selected hidden messages again (back on every page)",
+                  permissions=["moderate"])
+    def show_selected(self, request: HttpRequest, queryset: QuerySet[Message]) -> None:
+        count = services.show(queryset.select_related("room", "author"))
+        self.message_user(request, f"{count} message(s) shown again.", messages.SUCCESS)
 
     @admin.action(description="Silence the selected messages' authors for 24 hours",
                   permissions=["moderate"])

@@ -25,16 +25,25 @@ def message_frame(room: RoomName, line: Frame) -> Frame:
     return {"type": "chat", "room": room, **line}
 
 
-def hidden_frame(room: RoomName, seq: int) -> Frame:
-    """`chat_hidden`: an admin hid message `seq` of `room`; pages take it away."""
-    return {"type": "chat_hidden", "room": room, "seq": seq}
+def hidden_frame(room: RoomName, seq: int, version: int) -> Frame:
+    """`chat_hidden`: an admin hid message `seq` of `room`; pages take it away. `version`
+    is the room's moderation number after the change (`Room.moderated`)."""
+    return {"type": "chat_hidden", "room": room, "seq": seq, "version": version}
+
+
+def shown_frame(room: RoomName, version: int, line: Frame) -> Frame:
+    """`chat_shown`: an admin showed a hidden message of `room` again; pages put it back
+    in its place by its `seq`. `version` as `hidden_frame`'s."""
+    return {"type": "chat_shown", "room": room, "version": version, **line}
 
 
 def room_part(room: RoomName, last_seq: int, lines: list[Frame],
-              hidden: Iterable[int]) -> Frame:
+              hidden: Iterable[int], version: int = 0) -> Frame:
     """One room in a `chat_state`: its messages after the page's number, the room's last
-    number, and which numbers up to there are hidden."""
-    return {"room": room, "seq": last_seq, "messages": lines, "hidden": sorted(hidden)}
+    number, which numbers up to there are hidden, and its moderation number: a page that
+    knew a lower one missed a message shown again, and reloads the room."""
+    return {"room": room, "seq": last_seq, "messages": lines, "hidden": sorted(hidden),
+            "version": version}
 
 
 def state_frame(rooms: list[Frame], you: str | None, write: RoomName | None, limit: int,

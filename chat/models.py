@@ -14,7 +14,9 @@ MAX_LENGTH = 140  # characters a message may hold (lichess's limit)
 
 class Room(models.Model):
     """One room of one game: the players' or the spectators'. `last_seq` numbers its
-    messages (1, 2, ...): the room's version, which a page catches up from."""
+    messages (1, 2, ...): the room's version, which a page catches up from. `moderated`
+    numbers its moderators' changes (a message hidden or shown again: 1, 2, ...), which
+    the `chat_hidden` / `chat_shown` frames carry, so a page can tell one it missed."""
 
     class Kind(models.TextChoices):
         PLAYERS = "players"
@@ -23,6 +25,7 @@ class Room(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_rooms")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     last_seq = models.PositiveIntegerField(default=0)
+    moderated = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "kind"],

@@ -27,7 +27,7 @@ from games.models import Game
 
 from . import frames
 from .models import MAX_LENGTH, Message, Mute, Report, Room, Silence
-from .rooms import ROOMS, groups_for, member_group, readable, writable
+from .rooms import ROOMS, RoomName, groups_for, member_group, readable, writable
 
 RATE_COUNT = 5  # messages a member may send ...
 RATE_SECONDS = 10  # ... in this many seconds, across every game
@@ -173,7 +173,7 @@ def chat_state(game_id: str, reader: Reader, after: dict[str, int]) -> frames.Fr
         hidden = Message.objects.filter(room=room, hidden=True,
                                         seq__lte=min(after.get(name, 0), room.last_seq)) \
             .values_list("seq", flat=True)
-        parts.append(frames.room_part(name, room.last_seq, lines, hidden))
+        parts.append(frames.room_part(name, room.last_seq, lines, hidden, room.moderated))
     write = writable(reader.actor, reader.player)
     reason = "" if write else "Sign in to chat: guests and visitors can read only."
     if write and reader.member_id is not None:
@@ -234,17 +234,42 @@ def report(game_id: str, reader: Reader, room_name: Any, seq: Any) -> frames.Fra
 def hide(messages: Iterable[Message]) -> int:
     """The admin hides messages: gone from every page at once (a `chat_hidden` frame to
     the room's readers) and from every catch-up. Returns how many were newly hidden."""
+    return _moderate(messages, hidden=True)
+
+
+def show(messages: Iterable[Message]) -> int:
+    """The admin shows hidden messages again: back on every page at once, in their place
+    (a `chat_shown` frame with the message), and in every catch-up. Returns how many were
+    hidden and are shown now."""
+    return _moderate(messages, hidden=False)
+
+
+def _moderate(messages: Iterable[Message], hidden: bool) -> int:
+    """Hide or show each message that is not so already; each change raises its room's
+    moderation number (the UPDATE holds the room's row to the commit, so a room's
+    changes are numbered in the order they commit) and its frame goes to the room's
+    readers after commit."""
     count = 0
     with transaction.atomic():
         for message in messages:
-            if not Message.objects.filter(pk=message.pk, hidden=False).update(
-                    hidden=True, hidden_at=timezone.now()):
-                continue  # already hidden
+            if not Message.objects.filter(pk=message.pk, hidden=not hidden).update(
+                    hidden=hidden, hidden_at=timezone.now() if hidden else None):
+                continue  # already so
             count += 1
             room = message.room
+            Room.objects.filter(pk=room.pk).update(moderated=F("moderated") + 1)
+            version = Room.objects.values_list("moderated", flat=True).get(pk=room.pk)
+            name: RoomName = room.kind  # type: ignore[assignment]
+            if hidden:
+                frame = frames.hidden_frame(name, message.seq, version)
+            else:
+                frame = frames.shown_frame(name, version, frames.said(
+                    message.seq, message.author.get_username(), message.text,
+                    message.created))
             game = Game.objects.get(pk=room.game_id)
-            _send_on_commit(groups_for(game.id, room.kind, game.is_over),  # type: ignore[arg-type]
-                            frames.hidden_frame(room.kind, message.seq), None)  # type: ignore[arg-type]
+            # a muter's page leaves a shown message of someone they muted out itself (the
+            # frame is not dropped, so the page's moderation numbers have no gap)
+            _send_on_commit(groups_for(game.id, name, game.is_over), frame, None)
     return count
 
 

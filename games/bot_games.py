@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from . import clocks, metrics, play
+from . import clocks, correspondence, metrics, play
 from .actors import Actor
 from .bots import RANDOM
 from .kinds import get_kind
@@ -73,7 +74,8 @@ def create_game_against_bots(*, actor: Actor | None, game_type: str, levels: Seq
     """One person against bots at a table of several seats (Cargo Express: 1-3
     ExpressBots): `levels` has one level per bot seat (the table's size is one more), in
     seat order around the person's seat, which is `seat` (a seat key) or drawn at random.
-    Casual only (a rating needs people); a guest with a browser session may play. The game
+    Casual only (a rating needs people); a guest with a browser session may play, but not
+    over days (a correspondence game takes members only, and counts in their cap). The game
     starts at once, its bots deciding through the same Celery path as any bot seat's.
     Anything refused changes nothing."""
     kind = get_kind(game_type)
@@ -98,13 +100,17 @@ def create_game_against_bots(*, actor: Actor | None, game_type: str, levels: Seq
         raise GameError(Code.BAD_REQUEST, str(e)) from None
     _check_person(actor, f"a game against {kind.name}'s bots")
     assert actor is not None
+    code = control.code if control else ""
+    correspondence.refuse_guest(actor.kind, code)
     check_pace(actor)
     human = keys.index(seat) if seat != RANDOM else random.SystemRandom().randrange(count)
     others = iter(levels)
     seats = [actor if i == human else Actor.bot(next(others)) for i in range(count)]
-    return play.create_game(game_type=game_type, seats=seats, options=options or {},
-                            mode=Game.Mode.BOT, rated=False,
-                            time_control=control.code if control else "")
+    with transaction.atomic():
+        if actor.user_id is not None:
+            correspondence.refuse_past_cap(actor.user_id, code)
+        return play.create_game(game_type=game_type, seats=seats, options=options or {},
+                                mode=Game.Mode.BOT, rated=False, time_control=code)
 
 
 def _check_person(actor: Actor | None, what: str) -> None:

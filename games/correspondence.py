@@ -6,12 +6,18 @@ like any other (`games.clocks`); their deadlines are the clocks' falls (`games.t
   the open correspondence tables they sit at (each becomes a game); a member who has
   finished fewer than `NEW_MEMBER_GAMES` games may have `NEW_MEMBER_CAP` (as Board Game
   Arena caps turn-based tables for new players). Making or joining a table past it is
-  refused with `bad_request`, in words, and nothing is made.
+  refused with `bad_request`, in words, and nothing is made. The check locks the member's
+  user row first and must run in the transaction that makes the table, seat or game, so
+  two creations at one instant are counted one after the other: the second waits for the
+  first to commit and sees its row.
 - **Members only.** A correspondence game lasts days: a guest's seat is one browser
   session, so a correspondence table takes members only, rated or casual.
 """
 
 from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
 
 from . import clocks
 from .models import Challenge, Game, Seat, TableSeat
@@ -45,10 +51,16 @@ def cap_of(user_id: int) -> int:
 
 
 def refuse_past_cap(user_id: int, time_control: str) -> None:
-    """Before the member makes or joins a table with `time_control`: `bad_request` if it is
-    correspondence and they already have as many such games as they may."""
+    """Before the member makes or joins a table with `time_control`, inside the
+    transaction that will make it: `bad_request` if it is correspondence and they already
+    have as many such games as they may. The member's user row stays locked until that
+    transaction ends, so another creation of theirs counts after this one."""
     if not is_correspondence(time_control):
         return
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("refuse_past_cap runs inside the transaction that makes the game")
+    list(get_user_model().objects.select_for_update().filter(pk=user_id)
+         .values_list("pk", flat=True))  # one member's creations, one at a time
     cap = cap_of(user_id)
     if in_progress(user_id) >= cap:
         more = (f" (new players may have {NEW_MEMBER_CAP} until they have finished "

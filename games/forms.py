@@ -102,10 +102,12 @@ def level_field(index: int) -> str:
     return f"level_{index}"
 
 
-def bots_form(kind: GameKind) -> dict[str, Any]:
+def bots_form(kind: GameKind, member: bool) -> dict[str, Any]:
     """The fields of "Play against bots" for `kind`, drawn as rows of pills
     (templates/games/_bots_form.html): the player count, a level per bot (the rows past
-    the count are ignored), the person's seat, the clock."""
+    the count are ignored), the person's seat, the clock. A guest (`member` false) is not
+    offered correspondence days: those games take members only (the service refuses them
+    too)."""
     counts = [n for n in kind.seat_counts if n > 1]
     levels = [(level, level.title()) for level in kind.bot_levels]
     rows = []
@@ -119,7 +121,8 @@ def bots_form(kind: GameKind) -> dict[str, Any]:
     seats = [("random", "Random"), *((kind.seat_key(i), kind.seat_label(i))
                                      for i in range(max(counts)))]
     choices = [(code, "Untimed" if code == UNTIMED else label) for code, label in
-               (seek_choices(kind) if kind.time_presets else BOT_CHOICES)]
+               (seek_choices(kind) if kind.time_presets else BOT_CHOICES)
+               if member or code not in clocks.CORRESPONDENCE_PRESETS]
     return {"kind": kind, "title": f"Play against {kind.bots_name}",
             "counts": [(n, str(n)) for n in counts], "count_default": counts[0],
             "levels": rows, "seats": seats,

@@ -240,8 +240,8 @@ def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
     host_seat = None if color == RANDOM else keys.index(color)
     rated = bool(time_control) and (True if rated is None else rated)
     bot_seats = _checked_bots(kind, bots or {}, seat_count, rated, host_seat)
-    correspondence.refuse_past_cap(user.pk, time_control)
     with transaction.atomic():
+        correspondence.refuse_past_cap(user.pk, time_control)
         challenge = Challenge.objects.create(
             creator=user, game_type=game_type, options=options, public=public,
             seat=host_seat, rules=kind.rules_version, time_control=time_control,

@@ -1,4 +1,5 @@
-"""The notifications app: registers its game-end handler on the finish seam."""
+"""The notifications app: registers its game-end handler on the finish seam and the web
+push settings' check."""
 
 from django.apps import AppConfig
 
@@ -8,4 +9,5 @@ class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import notify  # noqa: F401  (registers `game_ended` on the finish seam)
+        from . import checks, notify  # noqa: F401  (the push settings' check; `game_ended`
+        # on the finish seam)

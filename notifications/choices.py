@@ -1,13 +1,21 @@
 """A member's notification choices: read for many members at once (missing rows are the
-defaults: every kind in the site, no email), saved from the settings page."""
+defaults: every kind in the site and pushed, no email; push only once a browser is
+subscribed), saved from the settings page."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .models import ALL_KINDS, NotificationSettings, default_by_email, default_in_site
+from . import push
+from .models import (
+    ALL_KINDS,
+    NotificationSettings,
+    default_by_email,
+    default_by_push,
+    default_in_site,
+)
 
 
 @dataclass(frozen=True)
@@ -16,40 +24,58 @@ class Choices:
     by_email: frozenset[str]
     digest: bool
     alarm: bool
+    by_push: frozenset[str] = frozenset(default_by_push())
+    push: bool = False  # a browser of theirs is subscribed (and the site offers push)
 
     def wants(self, kind: str) -> bool:
-        """Is a notification of `kind` kept for this member (shown, or for the digest)?"""
-        return kind in self.in_site or (self.digest and kind in self.by_email)
+        """Is a notification of `kind` kept for this member (shown, for the digest, or
+        pushed)?"""
+        return kind in self.in_site or (self.digest and kind in self.by_email) or \
+            self.pushes(kind)
+
+    def pushes(self, kind: str) -> bool:
+        """Is a notification of `kind` pushed to the member's browsers?"""
+        return self.push and kind in self.by_push
 
 
 DEFAULT = Choices(frozenset(default_in_site()), frozenset(default_by_email()), False, False)
 
 
 def _of_row(row: NotificationSettings) -> Choices:
-    return Choices(frozenset(row.in_site), frozenset(row.by_email), row.digest, row.alarm)
+    return Choices(frozenset(row.in_site), frozenset(row.by_email), row.digest, row.alarm,
+                   frozenset(row.by_push))
 
 
 def of_members(user_ids: Iterable[int]) -> dict[int, Choices]:
-    """Each member's choices, in one query."""
+    """Each member's choices, in one query (two when the site offers push)."""
     ids = set(user_ids)
     rows = {r.user_id: _of_row(r) for r in NotificationSettings.objects.filter(user_id__in=ids)}
-    return {uid: rows.get(uid, DEFAULT) for uid in ids}
+    pushed = push.subscribed(sorted(ids)) if push.offered() else set()
+    return {uid: replace(rows.get(uid, DEFAULT), push=uid in pushed) for uid in ids}
 
 
 def of_member(user: Any) -> Choices:
-    return of_members([user.pk])[user.pk]
+    return of_member_id(user.pk)
+
+
+def of_member_id(user_id: int) -> Choices:
+    return of_members([user_id])[user_id]
 
 
 def save(user: Any, *, in_site: Iterable[str], by_email: Iterable[str], digest: bool,
-         alarm: bool) -> Choices:
-    """Save the member's choices; an unknown kind is a ValueError and nothing changes."""
+         alarm: bool, by_push: Iterable[str] | None = None) -> Choices:
+    """Save the member's choices (`by_push` None: kept as it was); an unknown kind is a
+    ValueError and nothing changes."""
     site, email = sorted(set(in_site)), sorted(set(by_email))
-    unknown = sorted((set(site) | set(email)) - set(ALL_KINDS))
+    pushed = None if by_push is None else sorted(set(by_push))
+    unknown = sorted((set(site) | set(email) | set(pushed or ())) - set(ALL_KINDS))
     if unknown:
         raise ValueError(f"unknown notification kind(s): {', '.join(unknown)}")
-    row, _ = NotificationSettings.objects.update_or_create(
-        user=user, defaults={"in_site": site, "by_email": email, "digest": digest,
-                             "alarm": alarm})
+    fields: dict[str, Any] = {"in_site": site, "by_email": email, "digest": digest,
+                              "alarm": alarm}
+    if pushed is not None:
+        fields["by_push"] = pushed
+    row, _ = NotificationSettings.objects.update_or_create(user=user, defaults=fields)
     return _of_row(row)
 
 

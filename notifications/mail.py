@@ -84,14 +84,17 @@ class DigestGame:
     deadline: dt.datetime | None
 
 
-def digest_of(user: Any, by_email: set[str], since: dt.datetime | None
-              ) -> tuple[list[DigestGame], list[Notification]]:
+def digest_of(user: Any, by_email: set[str], since: dt.datetime | None,
+              after_id: int = 0) -> tuple[list[DigestGame], list[Notification]]:
     """What a member's digest lists: the games waiting for them (if they chose "your
-    turn" by email) and their unread notifications of the other kinds they chose."""
+    turn" by email) and their unread notifications of the other kinds they chose, made
+    since the last digest and newer than the newest it listed (`after_id`): a
+    notification is in one digest at most. (The waiting games are a state, not news:
+    a game still waiting is listed again, with its deadline.)"""
     games: list[DigestGame] = []
     if Kind.YOUR_TURN in by_email:
         games = [_digest_game(w) for w in waiting_games(user) if w.waiting_for_you]
-    others = Notification.objects.filter(user=user, read_at__isnull=True,
+    others = Notification.objects.filter(user=user, read_at__isnull=True, id__gt=after_id,
                                          kind__in=sorted(by_email - {Kind.YOUR_TURN.value}))
     if since is not None:
         others = others.filter(created_at__gte=since)
@@ -118,11 +121,12 @@ def send_digests(at: dt.datetime | None = None) -> int:
     for row in rows:
         since = None if row.digest_sent_on is None else dt.datetime.combine(
             row.digest_sent_on, dt.time(), tzinfo=dt.UTC)
-        games, others = digest_of(row.user, set(row.by_email), since)
+        games, others = digest_of(row.user, set(row.by_email), since, row.digest_last_id)
         if not games and not others:
             continue
+        newest = max([row.digest_last_id, *(n.pk for n in others)])
         if not NotificationSettings.objects.filter(pk=row.pk).exclude(
-                digest_sent_on=today).update(digest_sent_on=today):
+                digest_sent_on=today).update(digest_sent_on=today, digest_last_id=newest):
             continue  # another run sent it
         try:
             _message(row.user, "digest", _digest_subject(games, others),
@@ -131,7 +135,8 @@ def send_digests(at: dt.datetime | None = None) -> int:
         except Exception:
             log.exception("the digest to member %s was not sent", row.user_id)
             NotificationSettings.objects.filter(pk=row.pk).update(
-                digest_sent_on=row.digest_sent_on)  # the next run tries again
+                digest_sent_on=row.digest_sent_on,
+                digest_last_id=row.digest_last_id)  # the next run tries again
             continue
         sent += 1
     return sent

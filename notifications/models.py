@@ -1,4 +1,5 @@
-"""A member's notifications, their choices, and the deadline alarms already sent."""
+"""A member's notifications, their choices, the deadline alarms already sent and the
+browsers they subscribed to web push."""
 
 from __future__ import annotations
 
@@ -56,10 +57,17 @@ def default_by_email() -> list[str]:
     return [Kind.YOUR_TURN.value, Kind.CHALLENGE.value, Kind.REMATCH_OFFERED.value]
 
 
+def default_by_push() -> list[str]:
+    return list(ALL_KINDS)
+
+
 class NotificationSettings(models.Model):
-    """A member's choices: which kinds show in the site, which the daily digest lists, the
-    digest and the deadline alarm (both emails are opt-in: off until the member turns
-    them on). `digest_sent_on` is the day (UTC) of the last digest: at most one a day."""
+    """A member's choices: which kinds show in the site, which the daily digest lists,
+    which are pushed to the browsers they subscribed (push itself is opt-in per browser:
+    `PushSubscription`), the digest and the deadline alarm (both emails are opt-in: off
+    until the member turns them on). `digest_sent_on` is the day (UTC) of the last digest:
+    at most one a day; `digest_last_id` the newest notification a digest listed, so the
+    next one never lists it again."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="notification_settings")
@@ -68,9 +76,31 @@ class NotificationSettings(models.Model):
     digest = models.BooleanField(default=False)
     alarm = models.BooleanField(default=False)
     digest_sent_on = models.DateField(null=True, blank=True)
+    digest_last_id = models.BigIntegerField(default=0)
+    by_push = models.JSONField(default=default_by_push)
 
     def __str__(self) -> str:
         return f"notification settings of {self.user_id}"
+
+
+class PushSubscription(models.Model):
+    """One browser a member subscribed to web push (the Push API's subscription: the push
+    service's `endpoint` and the browser's keys for the encryption, RFC 8291). An endpoint
+    is one browser's: subscribed again by another member, it moves to them. The push
+    service answering 404 or 410 (gone) deletes the row; other failures are noted."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=500, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=50)
+    created = models.DateTimeField(auto_now_add=True)
+    last_success = models.DateTimeField(null=True, blank=True)
+    last_failure = models.DateTimeField(null=True, blank=True)
+    failure = models.CharField(max_length=200, blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"push to {self.user_id} at {self.endpoint[:60]}"
 
 
 class DeadlineAlarm(models.Model):

@@ -12,7 +12,9 @@ once it commits.
 - `rematch_offered(game, seat)`: to the other members of a finished game.
 - `game_ended` (a finish-seam handler, after commit): a correspondence game ended.
 
-Never for bots or guests. The texts say only what every player and spectator may know.
+A row the member wants pushed goes to their subscribed browsers by a Celery task sent
+after commit (`notifications.push`): these points only, so never a push per move of a
+live game. Never for bots or guests. The texts say only what every player and spectator may know.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from games.models import Challenge, Game
 from games.results import Ending, Stage, on_game_end
 from games.store import live
 
-from . import choices
+from . import choices, push
 from .inbox import unread_count
 from .models import Kind, Notification
 
@@ -161,6 +163,7 @@ def _create(kind: Kind, user_ids: list[int], game: Game | None,
     for row in rows:
         if row.in_site:
             send_on_commit(socket_group(row.user_id), frame(row, unread_count(row.user_id)))
+    push.send_on_commit([row for row in rows if wanted[row.user_id].pushes(kind)])
     return rows
 
 

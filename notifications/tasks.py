@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import mail
+from . import mail, push
 
 
 @shared_task(name="notifications.send_digests", time_limit=600)
@@ -17,3 +17,10 @@ def send_digests() -> int:
 @shared_task(name="notifications.send_alarms", time_limit=300)
 def send_alarms() -> int:
     return mail.send_alarms()
+
+
+@shared_task(name="notifications.send_push", time_limit=120, ignore_result=True)
+def send_push(notification_id: int) -> int:
+    """One notification to its member's subscribed browsers (web push), sent after the
+    notification's transaction committed; a notification already read is not pushed."""
+    return push.deliver(notification_id)

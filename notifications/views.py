@@ -1,8 +1,13 @@
 """The notification pages, thin: the list (members only; opening it marks what it shows
-read), the catch-up a page asks for when its socket comes back, the settings page, and the
-unsubscribe link of the emails (no sign-in: the signed link is the proof)."""
+read), the catch-up a page asks for when its socket comes back, the settings page, the
+unsubscribe link of the emails (no sign-in: the signed link is the proof), a browser's web
+push subscription (JSON, members only) and the service worker, served from the site's
+root so that its scope is the whole site."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,9 +16,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import choices, inbox, mail
+from . import choices, inbox, mail, push
 from .forms import SettingsForm
 
 
@@ -45,10 +50,54 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         now = choices.of_member(request.user)
         form = SettingsForm(initial={"in_site": sorted(now.in_site),
                                      "by_email": sorted(now.by_email),
+                                     "by_push": sorted(now.by_push),
                                      "digest": now.digest, "alarm": now.alarm})
     return render(request, "notifications/settings.html",
-                  {"form": form, "has_email": bool(getattr(request.user, "email", ""))}, status=
+                  {"form": form, "has_email": bool(getattr(request.user, "email", "")),
+                   "push_offered": push.offered(), "push_key": push.public_key()}, status=
                   400 if request.method == "POST" else 200)
+
+
+def _json_body(request: HttpRequest) -> object:
+    try:
+        return json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise push.BadSubscription("the body is not JSON") from None
+
+
+@login_required
+@require_POST
+def push_subscribe(request: HttpRequest) -> JsonResponse:
+    """This browser's Push API subscription for the signed-in member: 201, or 400 with
+    the reason and nothing saved."""
+    try:
+        push.subscribe(request.user, _json_body(request))
+    except push.BadSubscription as refused:
+        return JsonResponse({"error": str(refused)}, status=400)
+    return JsonResponse({"subscribed": True}, status=201)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request: HttpRequest) -> JsonResponse:
+    """Forget this browser's subscription (`{"endpoint": url}`) of the member."""
+    try:
+        gone = push.unsubscribe(request.user, _json_body(request))
+    except push.BadSubscription as refused:
+        return JsonResponse({"error": str(refused)}, status=400)
+    return JsonResponse({"unsubscribed": gone})
+
+
+SERVICE_WORKER = Path(__file__).resolve().parent / "service-worker.js"
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker (a plain JS file beside this module), at /sw.js: served from
+    the root, its scope is every page. Checked again on every registration."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @csrf_exempt  # a mail client's one-click POST (RFC 8058) has no token: the signature is

@@ -109,7 +109,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "seeks": seeks,
         "link_challenges": [c for c in my_challenges(request.user) if not c.public],
         "my_bot_games": [_bot_game_row(g) for g in services.active_bot_games(actor_of(request))],
-        "bots_form": bots_form(chosen) if plays_bots_at_tables(chosen) else None,
+        "bots_form": bots_form(chosen, request.user.is_authenticated)
+        if plays_bots_at_tables(chosen) else None,
         "kinds": [{"key": k.key, "name": k.name, "current": k is chosen} for k in kinds],
         "several_kinds": len(kinds) > 1,
         "kind": chosen,

@@ -141,6 +141,22 @@ def test_hidden_messages_leave_every_catch_up_and_are_named_to_pages_that_had_th
     assert [m["text"] for m in fresh["rooms"][0]["messages"]] == ["two"]
     had_both = services.chat_state(game.id, alice, {"players": 2})
     assert had_both["rooms"][0]["hidden"] == [1] and had_both["rooms"][0]["messages"] == []
+    assert had_both["rooms"][0]["version"] == 1
+
+
+def test_a_hidden_message_shown_again_is_back_in_every_catch_up(game, users):
+    alice = reader(users["alice"], True)
+    services.post(game.id, alice, "one")
+    services.post(game.id, alice, "two")
+    assert services.show(Message.objects.filter(seq=1)) == 0  # never hidden: no change
+    services.hide(Message.objects.filter(seq=1))
+    assert services.show(Message.objects.filter(seq=1)) == 1
+    assert services.show(Message.objects.filter(seq=1)) == 0  # shown already
+    message = Message.objects.get(seq=1)
+    assert not message.hidden and message.hidden_at is None
+    fresh = services.chat_state(game.id, reader(users["carol"], False), {})["rooms"][0]
+    assert [m["text"] for m in fresh["messages"]] == ["one", "two"]
+    assert fresh["hidden"] == [] and fresh["version"] == 2  # hidden, then shown
 
 
 def test_a_player_reads_the_spectators_room_once_the_game_is_over(game, users):

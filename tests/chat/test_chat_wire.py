@@ -146,7 +146,7 @@ async def test_a_hidden_message_is_taken_away_live_from_its_readers_only(game, c
     message = await database_sync_to_async(Message.objects.get)()
     await database_sync_to_async(services.hide)([message])
     assert await receive_type(carol, "chat_hidden") == {
-        "type": "chat_hidden", "room": "spectators", "seq": 1}
+        "type": "chat_hidden", "room": "spectators", "seq": 1, "version": 1}
     assert await chat_frames(alice) == []  # a player never heard of it
     for comm in (alice, carol):
         await comm.disconnect()
@@ -178,7 +178,7 @@ async def test_a_cargo_express_tables_seats_share_the_players_room(users, connec
         await comm.disconnect()
 
 
-async def test_the_admins_hide_action_takes_a_message_away_from_open_pages(
+async def test_the_admins_hide_and_show_actions_reach_open_pages(
         game, connect, users):
     from django.test import Client
 
@@ -187,24 +187,36 @@ async def test_the_admins_hide_action_takes_a_message_away_from_open_pages(
     await receive_type(carol, "chat")
 
     def moderate():
-        admin = users["carol"].__class__.objects.create_superuser(
-            "root", "root@example.com", "a-long-cargo-pass")
+        admin = users["carol"].__class__.objects.filter(username="root").first() or \
+            users["carol"].__class__.objects.create_superuser(
+                "root", "root@example.com", "a-long-cargo-pass")
         client = Client()
         client.force_login(admin)
         listing = client.get("/admin/chat/message/").content.decode()
         assert "&lt;script&gt;alert(1)&lt;/script&gt; rude" in listing
         assert "<script>alert(1)</script>" not in listing
         message = Message.objects.get()
-        client.post("/admin/chat/message/", {"action": "hide_selected",
+        client.post("/admin/chat/message/", {"action": action,
                                              "_selected_action": [message.pk]})
         return Message.objects.get().hidden
 
+    action = "hide_selected"
     assert await database_sync_to_async(moderate)()
     for comm in (alice, carol):
         assert await receive_type(comm, "chat_hidden") == {
-            "type": "chat_hidden", "room": "players", "seq": 1}
+            "type": "chat_hidden", "room": "players", "seq": 1, "version": 1}
         state = await sync(comm)
-        assert state["rooms"][0]["messages"] == []
+        assert state["rooms"][0]["messages"] == [] and state["rooms"][0]["version"] == 1
+    action = "show_selected"  # the moderator changes their mind: back on every page
+    assert not await database_sync_to_async(moderate)()
+    for comm in (alice, carol):
+        shown = await receive_type(comm, "chat_shown")
+        assert {k: shown[k] for k in ("room", "version", "seq", "author", "text")} == {
+            "room": "players", "version": 2, "seq": 1, "author": "alice",
+            "text": "<script>alert(1)</script> rude"}
+        state = await sync(comm)
+        assert [m["seq"] for m in state["rooms"][0]["messages"]] == [1]
+        assert state["rooms"][0]["version"] == 2 and state["rooms"][0]["hidden"] == []
     for comm in (alice, carol):
         await comm.disconnect()
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from notifications import choices, mail
-from notifications.models import NotificationSettings
+from notifications.models import Notification, NotificationSettings
 from tests.clocks.support import pass_time
 from tests.notifications.support import correspondence_game, play
 
@@ -104,3 +104,20 @@ def test_the_alarm_goes_once_at_80_percent_of_the_turn(users, mailoutbox):
     pass_time(game.id, 0.85 * DAY)
     assert mail.send_alarms() == 1
     assert mailoutbox[-1].to == [bob.email]
+
+
+def test_a_notification_is_in_one_digest_only(users, mailoutbox):
+    alice = users["alice"]
+    opt_in(alice, by_email=("challenge", "rematch_offered"))
+    first = Notification.objects.create(user=alice, kind="challenge", url="/g/x",
+                                        text="Your challenge was accepted: first")
+    now = timezone.now().replace(hour=12)
+    assert mail.send_digests(now) == 1
+    assert "first" in mailoutbox[-1].body
+    # the next day it is still unread, and made on the day of the last digest: not again
+    assert mail.send_digests(now + dt.timedelta(days=1)) == 0
+    Notification.objects.create(user=alice, kind="rematch_offered", url="/g/y",
+                                text="bob offers a rematch: second")
+    assert mail.send_digests(now + dt.timedelta(days=2)) == 1
+    assert "second" in mailoutbox[-1].body and "first" not in mailoutbox[-1].body
+    assert NotificationSettings.objects.get(user=alice).digest_last_id > first.id

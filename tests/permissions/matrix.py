@@ -336,6 +336,16 @@ NOTIFICATION_VIEWS = [
             data="unsubscribe-token",
             note="the mail client's one-click unsubscribe (RFC 8058): no CSRF token, the "
                  "signature is the proof"),
+    ViewRow("notifications:push_subscribe", "POST", "site",
+            cells("400", anonymous="sign-in"), allowed="201", data="push-subscription",
+            note="a browser's web push subscription, JSON, with CSRF; 400 here because "
+                 "these tests' settings set no VAPID keys (push not offered); with them a "
+                 "member gets 201: tests/notifications/test_push.py"),
+    ViewRow("notifications:push_unsubscribe", "POST", "site", MEMBERS_ONLY,
+            data="push-endpoint", writes=None,
+            note="forgets the member's own subscription with that endpoint"),
+    ViewRow("service-worker", "GET", "site", cells("allowed"),
+            note="the service worker, a plain script, at the root (its scope: every page)"),
 ]
 
 VIEWS: list[ViewRow] = [*GAME_VIEWS, *LOBBY_VIEWS, *DAILY_VIEWS, *PUZZLE_VIEWS, *SITE_VIEWS,
@@ -461,7 +471,8 @@ ACTIONS = {
     "puzzles.puzzle": ("validate_selected", "delete_selected"),
     "puzzles.week": ("draft_selected", "publish_selected", "delete_selected"),
     "puzzles.progress": ("delete_selected",),
-    "chat.message": ("hide_selected", "silence_authors_day", "silence_authors_week"),
+    "chat.message": ("hide_selected", "show_selected", "silence_authors_day",
+                     "silence_authors_week"),
     "chat.report": ("hide_reported",),
     "chat.silence": ("delete_selected",),
 }

@@ -242,6 +242,9 @@ def run_cell(row: matrix.AdminRow, label: str, role: str, people: People,
     world.calls.clear()
     with transaction.atomic():
         client = admin_client(role, people)
+        if row.view == "action show_selected":  # shows a hidden message: hide it first
+            type(world.objects[label]).objects.filter(pk=world.objects[label].pk) \
+                .update(hidden=True)
         before = world.state()
         response = request(row, label, client, world)
         changed = world.state() != before

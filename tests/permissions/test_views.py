@@ -109,6 +109,11 @@ def request_data(row: matrix.ViewRow, scene: Scene) -> tuple[dict[str, Any] | st
         return {"theme": "light"}, None
     if kind == "notification-settings":
         return {"in_site": ["your_turn"], "by_email": ["your_turn"], "digest": "on"}, None
+    if kind == "push-subscription":
+        return json.dumps({"endpoint": "https://push.example.com/send/1", "keys": {
+            "p256dh": "BA" + "A" * 85, "auth": "A" * 22}}), "application/json"
+    if kind == "push-endpoint":
+        return json.dumps({"endpoint": "https://push.example.com/send/1"}), "application/json"
     if kind == "claim":
         return {"result": "win"}, None
     if kind == "bot":

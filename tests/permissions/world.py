@@ -30,6 +30,7 @@ from chat.models import Mute, Report, Silence
 from games import services
 from games.actors import Actor
 from games.models import Challenge, Game, GameReview, Seat, TableSeat, Turn
+from notifications.models import PushSubscription
 from puzzles.daily import clock
 from puzzles.daily import services as daily
 from puzzles.daily.models import DailyGame
@@ -259,4 +260,5 @@ def snapshot() -> tuple:
         tuple(ChatMessage.objects.order_by("pk").values_list("pk", "hidden")),
         tuple(Silence.objects.order_by("pk").values_list("pk", "member_id", "until", "reason")),
         Mute.objects.count(), Report.objects.count(),
+        tuple(PushSubscription.objects.order_by("pk").values_list("endpoint", "user_id")),
     )

@@ -7,6 +7,10 @@
 //   whose number skips one asks again (a message of a muted member is never sent, so a
 //   skip is normal). When the game ends, the page asks again: the spectators' room opens
 //   to the players then.
+// - A moderator's changes (a message hidden, or shown again) come numbered per room
+//   (`version`): a frame at or below the page's number is old news and dropped; one that
+//   skips a number means the page missed one, and it reloads the room; a `chat_state` with
+//   a higher number than the page had (changes made while its socket was down) reloads too.
 // - Text goes into the page as text (`textContent`), never as markup; links stay text.
 // - New messages are announced in a polite live region ("alice: hello"); the logs
 //   themselves are not live, so the buttons beside each message are not read out.
@@ -30,6 +34,7 @@ export class ChatPanel {
     this.root = root;
     this.send = send;
     this.last = { players: 0, spectators: 0 };
+    this.moderated = {}; // each room's moderation number, once a chat_state told it
     this.you = null;
     this.write = null;
     this.muted = [];
@@ -80,8 +85,8 @@ export class ChatPanel {
         this.applyState(frame);
         return;
       case "chat_hidden":
-        this.room(frame.room)?.querySelector(`[data-seq="${Number(frame.seq)}"]`)?.remove();
-        this.drawEmpty();
+      case "chat_shown":
+        this.moderation(frame);
         return;
       case "chat_muted":
         this.muted = frame.names || [];
@@ -110,6 +115,7 @@ export class ChatPanel {
 
   reload() {
     this.last = { players: 0, spectators: 0 };
+    this.moderated = {}; // the answer's numbers are the room's own
     for (const log of this.root.querySelectorAll("[data-chat-log]")) {
       for (const line of log.querySelectorAll("[data-seq]")) line.remove();
     }
@@ -129,6 +135,27 @@ export class ChatPanel {
     this.announce(frame);
   }
 
+  // A moderator hid a message or showed one again, numbered in its room.
+  moderation(frame) {
+    const known = this.moderated[frame.room];
+    if (known !== undefined) {
+      if (frame.version <= known) return; // old news
+      if (frame.version > known + 1) {
+        this.reload(); // a change missed: the room again from the server
+        return;
+      }
+      this.moderated[frame.room] = frame.version;
+    }
+    const room = this.room(frame.room);
+    if (frame.type === "chat_hidden") {
+      room?.querySelector(`[data-seq="${Number(frame.seq)}"]`)?.remove();
+    } else if (frame.seq <= (this.last[frame.room] ?? 0) && !this.muted.includes(frame.author)
+               && !room?.querySelector(`[data-seq="${Number(frame.seq)}"]`)) {
+      this.addLine(frame.room, frame, { restored: true }); // later ones come by catch-up
+    }
+    this.drawEmpty();
+  }
+
   applyState(frame) {
     if (frame.you !== undefined) this.you = frame.you;
     this.write = frame.write;
@@ -139,8 +166,12 @@ export class ChatPanel {
       this.root.querySelector("[data-chat-hint]").textContent = `At most ${frame.limit} characters.`;
     }
     const readable = new Set();
+    let missed = false;
     for (const part of frame.rooms || []) {
       readable.add(part.room);
+      const known = this.moderated[part.room];
+      if (known !== undefined && (part.version ?? 0) > known) missed = true;
+      this.moderated[part.room] = Math.max(known ?? 0, part.version ?? 0);
       const room = this.room(part.room);
       if (!room) continue;
       for (const seq of part.hidden || []) room.querySelector(`[data-seq="${Number(seq)}"]`)?.remove();
@@ -157,11 +188,14 @@ export class ChatPanel {
     this.drawEmpty();
     this.drawForm();
     this.drawMuted();
+    if (missed) this.reload(); // a message shown again while away: it may be anywhere
   }
 
   // ---- drawing ----------------------------------------------------------------------------
 
-  addLine(roomName, line) {
+  // A line at the end of its room's log; a `restored` one (shown again) in its place by
+  // number, without counting as new.
+  addLine(roomName, line, { restored = false } = {}) {
     const log = this.room(roomName)?.querySelector("[data-chat-log]");
     if (!log) return;
     const stick = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
@@ -180,6 +214,12 @@ export class ChatPanel {
       el("span", { class: "chat-text" }, line.text),
     );
     if (this.you && line.author !== this.you) item.append(" ", this.actions(roomName, line));
+    if (restored) {
+      const after = [...log.querySelectorAll("[data-seq]")].find((l) => Number(l.dataset.seq) > line.seq);
+      log.insertBefore(item, after ?? null);
+      this.drawEmpty();
+      return;
+    }
     log.append(item);
     const lines = log.querySelectorAll("[data-seq]");
     if (lines.length > KEEP) lines[0].remove();
