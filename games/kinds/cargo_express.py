@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import random
 import re
 import secrets
 from collections.abc import Callable
@@ -45,6 +46,7 @@ from express import ExpressError, Position, format_position, parse_position
 from express import Game as EngineGame
 from express.bot import LEVELS, choose
 from express.decisions import parse_plan
+from express.determinize import determinize
 from express.events import Event as EngineEvent
 from express.events import GameOver
 from express.moves import legal, legal_turns, movements, play, play_partial, walk_path
@@ -514,7 +516,10 @@ class ExpressGame(LiveGame):
         now = self.partial()[0].copy()
         mover = now.turn_seat() - 1  # its card, taken up by the turn in progress, put back
         now.plans[mover] = list(self.p.plans[mover])  # so that the position is well formed
-        view = parse_position(format_position(now, seat + 1))
+        # Its view with the hidden parts drawn (a sign needs a deck to draw from): the
+        # blind turns are the same whatever is drawn (`legal_turns`), which the kind's
+        # indistinguishability test checks.
+        view = determinize(format_position(now, seat + 1), random.Random(0))
         view.k += (seat + 1 - view.turn_seat()) % view.n  # as if its turn were now
         card = view.plans[seat][0]
         turns = [t for t in legal_turns(view, blind=True) if not t.endswith(":~")]
