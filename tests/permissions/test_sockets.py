@@ -153,8 +153,8 @@ async def run_game_cells(people, scenario: str, role: str) -> tuple[dict[str, st
             return {"type": "chat_report", "room": "players", "seq": 99}
         return {"type": "no-such-frame"}
 
-    await session(["connect", "ping", "sync", "queue", "spectators", "chat", "chat_sync", "chat_mute",
-                   "chat_report", "unknown"], frame_for)
+    await session(["connect", "ping", "sync", "queue", "spectators", "chat", "chat_sync",
+                   "chat_mute", "chat_report", "unknown"], frame_for)
     await session(["abort"], frame_for)
     await session(["claim"], frame_for)
     await session(["turn"], frame_for)  # each write in a scene of its own

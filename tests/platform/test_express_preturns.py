@@ -17,17 +17,12 @@ from games.kinds.cargo_express import ExpressView
 from games.models import PreTurn, Turn
 from games.protocol import GameError
 from games.store import live
-from tests.platform.test_express_wire import (  # noqa: F401  (fixtures)
-    KIND,
-    NAMES,
-    decision_of,
-    kind_part,
-    make_game,
-    no_budgets,
-    users,
-)
+from tests.platform import test_express_wire as wire
+from tests.platform.test_express_wire import KIND, NAMES, decision_of, kind_part, make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
+no_budgets = wire.no_budgets  # autouse: the frame budgets lifted
+users = wire.users  # four members
 
 
 def whole_turn(choices, *, sign=False):
@@ -116,7 +111,8 @@ async def play_the_movers_turn(socks, comms, game_id, mover):
 
 
 @pytest.mark.asyncio
-async def test_a_queued_turn_is_played_at_the_reveal_and_seen_by_no_one_else(users, connect):
+async def test_a_queued_turn_is_played_at_the_reveal_and_seen_by_no_one_else(
+        users, connect):
     game = await database_sync_to_async(make_game)(users, 3, rated=False)
     mover, waiting, choices, steps = await database_sync_to_async(to_a_waiting_seat)(game.id)
     WAITING[0] = waiting
