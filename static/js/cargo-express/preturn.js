@@ -90,7 +90,8 @@ export class PreTurn {
     }
     const whole = this.draft.length > 0 && this.draft.at(-1) !== "s" && turns.includes(sofar);
     const box = this.root;
-    box.append(el("p", "xp-stack-line", this.draft.length ? `Your steps: ${this.draft.join(" · ")}` : "Your steps: none yet"));
+    const lead = this.queued?.key === next.key ? "To replace it, your steps" : "Your steps";
+    box.append(el("p", "xp-stack-line", `${lead}: ${this.draft.length ? this.draft.join(" · ") : "none yet"}`));
     if (steps.size) {
       const list = el("div", "xp-choices");
       list.setAttribute("role", "group");
