@@ -105,7 +105,10 @@ def with_queue(state: dict[str, Any], game: Game, seat: int | None,
 
 
 def drop(game: Game, seat: int, reason: str) -> None:
-    """In a transaction that locked `game`: `seat`'s queue goes (a bot plays it on)."""
+    """In a transaction that locked `game`: `seat`'s queue goes (a bot plays it on). No
+    query for a kind that hides nothing (it has no queues)."""
+    if not game.kind.hidden_information:
+        return
     for row in PreTurn.objects.filter(game=game, seat=seat):
         row.delete()
         _tell(game, seat, row.key, [], row.steps, reason)
