@@ -98,6 +98,20 @@ def seed_hash(game_id: str, seed: str) -> str:
     return hashlib.sha256(f"cargo-express:{game_id}:{seed}".encode()).hexdigest()
 
 
+def plan_salt(seed: str, round_: int, seat: int) -> str:
+    """web.md 2: the salt of `seat`'s (0-based) plan of a round, from the game's secret
+    seed: unknown to everyone until the seed is published after the game (the full
+    record's `Seed`), then anyone's to recompute."""
+    text = f"cargo-express-plan-salt:{seed}:{round_}:{seat + 1}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def plan_hash(seat: int, round_: int, plan: str, salt: str) -> str:
+    """web.md 2: sha256 of "<seat 1..n>:<round>:<plan>:<salt>", published when planning
+    closes, so that anyone may check after the game that no plan changed after closing."""
+    return hashlib.sha256(f"{seat + 1}:{round_}:{plan}:{salt}".encode()).hexdigest()
+
+
 @dataclass
 class Meta:
     """The kind's part of the cache beside the engine position (see the module's doc)."""
@@ -309,6 +323,11 @@ class ExpressGame(LiveGame):
         if p.phase != "p" or any(not p.resigned[s] and meta.pending[s] is None
                                  for s in range(self.n)):
             return []
+        hashed: Event = {
+            "kind": "plan-hashes", "seat": None, "round": p.round, "only": None, "ply": ply,
+            "hashes": [None if plan is None else
+                       plan_hash(s, p.round, plan, plan_salt(meta.seed, p.round, s))
+                       for s, plan in enumerate(meta.pending)]}
         q = p.copy()
         engine_events: list[EngineEvent] = []
         for s1 in q.order():
@@ -323,7 +342,7 @@ class ExpressGame(LiveGame):
         self._moved_to(q, engine_events)
         events = [_event(e, ply) for e in engine_events
                   if e.kind not in ("plan-committed", "plan-chosen")]
-        return events + self._advance(ply)
+        return [hashed, *events, *self._advance(ply)]
 
     # --- the action phase, a step at a time ------------------------------------------------
 
