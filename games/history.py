@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import connection
 
+from . import preturns
 from .audiences import frame_viewer
 from .kinds import EVERYTHING, Viewer
 from .models import Game
@@ -95,7 +96,8 @@ def catch_up(game_id: str, *, after: int, viewer: int | None = None) -> dict[str
     for `viewer` (a seat, None for a spectator)."""
     game = get_game(game_id)
     return {"turns": turn_frames(game, after, viewer=viewer),
-            "state": state_of(game, viewer=viewer), "rev": game.revision}
+            "state": preturns.with_queue(state_of(game, viewer=viewer), game, viewer),
+            "rev": game.revision}
 
 
 def current_ply(game_id: str) -> int | None:

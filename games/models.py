@@ -269,6 +269,27 @@ class Turn(models.Model):
         return f"{self.game_id} {self.ply}. {self.token}"
 
 
+class PreTurn(models.Model):
+    """A seat's pre-turn (games.preturns): the steps it queued for its next turn, `key`
+    naming that turn (`LiveGame.queue_key`). That seat's secret: read only for that seat
+    and applied at its turn's reveal, then deleted; never part of a frame to anyone else,
+    of the game's record or of its replay."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="preturns")
+    seat = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=16)
+    steps = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="preturn_unique_game_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} seat {self.seat} {self.key}"
+
+
 class Challenge(models.Model):
     """A table (docs/tables.md): a seek in the lobby (`public`) or a challenge by link,
     with `seat_count` seats (from the kind) that people join and leave until the start.

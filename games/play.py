@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 
 from notifications import notify
 
-from . import bots, clocks, correspondence, finish, metrics, timeouts
+from . import bots, clocks, correspondence, finish, metrics, preturns, timeouts
 from .actors import Actor, SessionGuard, seat_of
 from .applied import TurnResult, advanced, sent
 from .audiences import frame_viewer, send_on_commit_to_all
@@ -154,9 +154,20 @@ def _apply_locked(game_id: str, actor: Actor | None, ply: int, token: str,
 
 def _stored(game: Game, lg: LiveGame, seat: int, token: str, events: list[Any]
             ) -> TurnResult:
-    """A decision just applied to `lg`, in the transaction that locked `game`: its `Turn`
-    stored, the row's cache and clocks saved (through the finish seam if the game is now
-    over), its frame sent once committed; the game kept warm after the commit."""
+    """A decision just applied to `lg`, in the transaction that locked `game`: stored
+    (`_store`), then any pre-turn due at the turn it began played (games.preturns); the
+    game kept warm after the commit."""
+    result = _store(game, lg, seat, token, events)
+    preturns.play_due(game, lg, lambda s, t, e: _store(game, lg, s, t, e))
+    # Warm once committed and the frames sent (`sent`'s own on_commit, before this one).
+    transaction.on_commit(lambda: warm.keep(game, lg))
+    return result
+
+
+def _store(game: Game, lg: LiveGame, seat: int, token: str, events: list[Any]
+           ) -> TurnResult:
+    """One decision applied to `lg`: its `Turn` stored, the row's cache and clocks saved
+    (through the finish seam if the game is now over), its frame sent once committed."""
     turn = Turn.objects.create(game=game, ply=game.ply, token=token, seat=seat,
                                events=events)
     fields = advanced(game, lg, seat)
@@ -164,10 +175,7 @@ def _stored(game: Game, lg: LiveGame, seat: int, token: str, events: list[Any]
         finish.finish(game, lg, Termination.PLAYED_OUT, fields)
     else:
         game.save(update_fields=fields)
-    result = sent(game, turn, lg)
-    # Warm once committed and the frames sent (`sent`'s own on_commit, before this one).
-    transaction.on_commit(lambda: warm.keep(game, lg))
-    return result
+    return sent(game, turn, lg)
 
 
 def _resent(game: Game, seat: int, number: int, token: str) -> dict[str, Any] | None:
@@ -257,6 +265,8 @@ def _resign(game: Game, seat: int, termination: str, answer: int | None = None
         "type": "resigned", "ply": game.ply, "seat": seat, "side": game.kind.seat_key(seat),
         "events": lg.events_for(events, viewer), "state": frame_state(game, lg, viewer)})
     bots.send_task_on_commit(game)
+    preturns.drop(game, seat, "you left the game")
+    preturns.play_due(game, lg, lambda s, t, e: _store(game, lg, s, t, e))
     return sent.frame(seat if answer is None else answer)
 
 
@@ -269,6 +279,7 @@ def _hand_to_bot(game: Game, lg: LiveGame, seat: int, level: str, answer: int | 
     row = game.seat_list[seat]
     row.stand_in, row.resigned = level, True
     Seat.objects.filter(game=game, index=seat).update(stand_in=level, resigned=True)
+    preturns.drop(game, seat, "a bot plays this seat now")
     events = [{"type": "left", "seat": seat, "stand_in": level, "ply": game.ply}]
     fields = [*bots.after_change(game, lg), *timeouts.seat_without_clock(game, lg, seat)]
     if all(s.bot_level or s.stand_in for s in game.seat_list):

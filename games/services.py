@@ -55,6 +55,8 @@ from .lobby import (
     start_table,
 )
 from .play import TurnResult, apply_turn, create_game, offer_rematch, resign, resign_seat
+from .preturns import queue as queue_turn
+from .preturns import with_queue
 from .protocol import (
     MAX_TOKEN_LENGTH,
     Code,
@@ -112,6 +114,7 @@ __all__ = [
     "player_arrived",
     "player_went_away",
     "public_state",
+    "queue_turn",
     "record_text",
     "replay_data",
     "replay_viewer",
@@ -129,4 +132,5 @@ __all__ = [
     "sweep_bot_games",
     "turn_frames",
     "void_game",
+    "with_queue",
 ]

@@ -100,12 +100,20 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
         events = lg.apply(seat, token)
     except KindError:
         return None
-    if lg.over:
+    if lg.over or _begins_a_persons_turn(game, lg):
         return None
     # Stored at the game's ply before it (as the locked path's `_stored` does), which the
     # write also requires of the row.
     turn = NewTurn(ply=game.ply, token=token, seat=seat, events=events)
     return game, lg, turn, advanced(game, lg, seat)
+
+
+def _begins_a_persons_turn(game: Game, lg: LiveGame) -> bool:
+    """Did the decision begin a turn that a person plays (its card revealed)? Its seat may
+    have queued it (games.preturns): the locked path decides, under the row lock that
+    queueing takes too, so a queue is never stored in the instant its turn begins."""
+    begun = lg.turn_key()
+    return begun is not None and not game.seat_list[begun[0]].playing_level
 
 
 async def apply_turn_on_loop(game_id: str, *, actor: Actor | None, ply: int, token: str,

@@ -183,6 +183,33 @@ class LiveGame(ABC):
         """The game as a record in the engine's notation, as `viewer` may see it (a kind
         that hides information writes its public form for anyone but `EVERYTHING`)."""
 
+    # --- pre-turns (games.preturns): steps a waiting seat queues for its next turn -----
+
+    def queue_key(self, seat: int) -> str | None:
+        """The key of the next turn `seat` may queue steps for now (it waits for that turn
+        and its card is known to it), or None: it may not queue now. A kind without
+        pre-turns: None."""
+        return None
+
+    def turn_key(self) -> tuple[int, str] | None:
+        """A turn that has just begun and has no step yet: its seat and key (as
+        `queue_key` gave it while the seat waited); None otherwise."""
+        return None
+
+    def in_turn(self, seat: int, key: str) -> bool:
+        """Is `seat`'s turn `key` still in progress (a queued step may follow)?"""
+        return False
+
+    def check_queue(self, seat: int, steps: list[str]) -> None:
+        """Raise KindError unless `steps` may be queued for `seat`'s next turn now (each
+        step one the seat could send if the turn began now; `end` last, if at all)."""
+        raise KindError("this game has no pre-turns")
+
+    def reveals(self, events: list[Event]) -> bool:
+        """Did a step's events show something new (the choice after them needs it): a
+        queued turn stops after such a step."""
+        return False
+
 
 class GameKind(ABC):
     """A game the site hosts. Class attributes say what the rest of the site may offer."""

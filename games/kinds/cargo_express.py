@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import random
 import re
 import secrets
 from collections.abc import Callable
@@ -46,6 +47,7 @@ from express import ExpressError, Position, format_position, parse_position
 from express import Game as EngineGame
 from express.bot import LEVELS, choose
 from express.decisions import parse_plan
+from express.determinize import determinize
 from express.events import Event as EngineEvent
 from express.events import GameOver
 from express.moves import legal, legal_turns, movements, play, play_partial, walk_path
@@ -85,11 +87,30 @@ BOT_VERSION = "express-1"
 # A whole turn's token is at most about 40 characters (`C6:^.>>t<<<*.f01.f03.s1.f16`); a
 # plan 6, a step 8.
 MAX_TOKEN = 64
+MAX_QUEUE = 12  # steps in a pre-turn: a whole turn is at most about 8
+# Events that show something new partway through a turn (a refill's cars, the bag running
+# dry, the contracts a sign draws): a queued turn stops after the step that made one.
+REVEALING = frozenset({"refilled", "bag-empty", "last-round", "contracts-offered",
+                       "contracts-drawn"})
 
 
 def seed_hash(game_id: str, seed: str) -> str:
     """web.md 5: published at the start, checked against the seed after the game."""
     return hashlib.sha256(f"cargo-express:{game_id}:{seed}".encode()).hexdigest()
+
+
+def plan_salt(seed: str, round_: int, seat: int) -> str:
+    """web.md 2: the salt of `seat`'s (0-based) plan of a round, from the game's secret
+    seed: unknown to everyone until the seed is published after the game (the full
+    record's `Seed`), then anyone's to recompute."""
+    text = f"cargo-express-plan-salt:{seed}:{round_}:{seat + 1}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def plan_hash(seat: int, round_: int, plan: str, salt: str) -> str:
+    """web.md 2: sha256 of "<seat 1..n>:<round>:<plan>:<salt>", published when planning
+    closes, so that anyone may check after the game that no plan changed after closing."""
+    return hashlib.sha256(f"{seat + 1}:{round_}:{plan}:{salt}".encode()).hexdigest()
 
 
 @dataclass
@@ -142,6 +163,11 @@ def _steps_of(turn: str) -> tuple[str, ...]:
             out.append("s")
         out.append(step)
     return tuple(out)
+
+
+def _until_sign(steps: tuple[str, ...]) -> tuple[str, ...]:
+    """A turn's steps up to a sign's `s`: the choice after it needs the cards drawn."""
+    return steps[:steps.index("s") + 1] if "s" in steps else steps
 
 
 def _written(steps: list[str]) -> list[str]:
@@ -299,6 +325,11 @@ class ExpressGame(LiveGame):
         if p.phase != "p" or any(not p.resigned[s] and meta.pending[s] is None
                                  for s in range(self.n)):
             return []
+        hashed: Event = {
+            "kind": "plan-hashes", "seat": None, "round": p.round, "only": None, "ply": ply,
+            "hashes": [None if plan is None else
+                       plan_hash(s, p.round, plan, plan_salt(meta.seed, p.round, s))
+                       for s, plan in enumerate(meta.pending)]}
         q = p.copy()
         engine_events: list[EngineEvent] = []
         for s1 in q.order():
@@ -313,7 +344,7 @@ class ExpressGame(LiveGame):
         self._moved_to(q, engine_events)
         events = [_event(e, ply) for e in engine_events
                   if e.kind not in ("plan-committed", "plan-chosen")]
-        return events + self._advance(ply)
+        return [hashed, *events, *self._advance(ply)]
 
     # --- the action phase, a step at a time ------------------------------------------------
 
@@ -460,6 +491,89 @@ class ExpressGame(LiveGame):
             if entry[1] == seat and entry[2] >= 0:
                 entry[2] += 1
                 return
+
+    # --- pre-turns (web.md 3.3; games.preturns) -------------------------------------------
+
+    def _key(self, seat: int) -> str:
+        """A seat's turn of this round, by the cards it has left then (its card counted)."""
+        return f"{self.p.round}.{len(self.p.plans[seat])}"
+
+    def queue_key(self, seat: int) -> str | None:
+        """In the action phase, a seat waiting for a turn of this round (a card of its
+        stack still unrevealed): the key of that next turn. Not in planning (the stack
+        may still be replaced) nor during its own turn."""
+        p = self.p
+        if p.phase != "a" or p.resigned[seat] or not p.plans[seat] or \
+                p.turn_seat() - 1 == seat:
+            return None
+        return self._key(seat)
+
+    def turn_key(self) -> tuple[int, str] | None:
+        p = self.p
+        if p.phase != "a" or self.meta.steps:
+            return None
+        seat = p.turn_seat() - 1
+        if p.resigned[seat] or not p.plans[seat]:
+            return None
+        return seat, self._key(seat)
+
+    def in_turn(self, seat: int, key: str) -> bool:
+        p = self.p
+        return p.phase == "a" and p.turn_seat() - 1 == seat and bool(p.plans[seat]) and \
+            self._key(seat) == key
+
+    def next_turn(self, seat: int) -> dict[str, Any] | None:
+        """The choices of `seat`'s next turn as if its card were revealed now, from the
+        seat's own view (`format_position(…, seat)`): the key, the card, the step
+        sequences it may queue (`legal_turns(…, blind=True)`, each cut after a sign's `s`,
+        whose choice needs the cards drawn) and the card's moves. None if it may not
+        queue now."""
+        key = self.queue_key(seat)
+        if key is None:
+            return None
+        return self.shared(("next", seat), lambda: self._next_turn(seat, key))
+
+    def _next_turn(self, seat: int, key: str) -> dict[str, Any]:
+        now = self.partial()[0].copy()
+        mover = now.turn_seat() - 1  # its card, taken up by the turn in progress, put back
+        now.plans[mover] = list(self.p.plans[mover])  # so that the position is well formed
+        # Its view with the hidden parts drawn (a sign needs a deck to draw from): the
+        # blind turns are the same whatever is drawn (`legal_turns`), which the kind's
+        # indistinguishability test checks.
+        view = determinize(format_position(now, seat + 1), random.Random(0))
+        view.k += (seat + 1 - view.turn_seat()) % view.n  # as if its turn were now
+        card = view.plans[seat][0]
+        turns = [t for t in legal_turns(view, blind=True) if not t.endswith(":~")]
+        queueable = sorted({".".join(_until_sign(_steps_of(t))) for t in turns})
+        moves = [{"path": path + ("*" if driver else ""), "end": end, "driver": driver}
+                 for end, path, driver in movements(view, seat + 1, card)] if turns else []
+        return {"key": key, "card": card, "turns": queueable, "moves": moves}
+
+    def check_queue(self, seat: int, steps: list[str]) -> None:
+        """`steps` must begin one of the seat's queueable sequences (`next_turn`), or be
+        one whole with `end` after it; canonical paths only (the ones offered)."""
+        choices = self.next_turn(seat)
+        if choices is None:
+            raise KindError("you may queue your next turn while you wait for it in the "
+                            "action phase")
+        if not steps or len(steps) > MAX_QUEUE:
+            raise KindError(f"a queued turn is 1 to {MAX_QUEUE} steps")
+        ended = steps[-1] == "end"
+        body = steps[:-1] if ended else steps
+        if "end" in body:
+            raise KindError("'end' is the last step of a queued turn")
+        turns = [tuple(t.split(".")) for t in choices["turns"]]
+        n = len(body)
+        if ended:
+            if tuple(body) not in turns or body[-1:] == ["s"]:
+                raise KindError(f"{'.'.join(body) or 'nothing'} is not a whole turn of "
+                                f"{choices['card']}: it cannot end there")
+        elif not any(t[:n] == tuple(body) for t in turns):
+            raise KindError(f"{'.'.join(body)!r} does not begin a turn of "
+                            f"{choices['card']} now")
+
+    def reveals(self, events: list[Event]) -> bool:
+        return any(e["kind"] in REVEALING for e in events)
 
     # --- leaving -------------------------------------------------------------------------
 
@@ -771,7 +885,8 @@ class ExpressView:
         g, seat = self.game, self.seat
         assert seat is not None
         if not g.deciding(seat):
-            return {}
+            upcoming = g.next_turn(seat)  # a pre-turn's choices (games.preturns)
+            return {"next": upcoming} if upcoming is not None else {}
         q = g.p
         if q.phase == "c":
             return {"picks": legal(q)}

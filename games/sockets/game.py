@@ -34,6 +34,8 @@ from .. import access, audiences, broadcast, limits, metrics, presence, services
 from ..actors import Actor, SessionGuard
 from ..fast import loopdb, warm
 from ..fast.turns import apply_turn_on_loop, follow
+from ..preturns import MAX_KEY as MAX_QUEUE_KEY
+from ..preturns import MAX_STEPS as MAX_QUEUE_STEPS
 from ..protocol import DATABASE_DOWN, MAX_TOKEN_LENGTH, Code, GameError, SignedOut
 from .runtime import (
     CLOSE_HIDDEN,
@@ -142,7 +144,8 @@ class GameConsumer(ChatSocket):  # the chat part: chat/socket.py
         self.chat_open(game)
         self.present = services.player_arrived(game, self.seat)
         lg = services.live(game)
-        state = services.state_of(game, lg, viewer=self.seat)
+        state = services.with_queue(services.state_of(game, lg, viewer=self.seat), game,
+                                    self.seat, lg)
         self.group = audiences.group_of(game, self.seat)  # the one audience it may hear
         self.client_rev = game.revision
         if self.seat is not None:  # its turns will come here (games.fast.warm)
@@ -191,6 +194,17 @@ class GameConsumer(ChatSocket):  # the chat part: chat/socket.py
                                       '"token": str}')
                 return
             await self.call(self.play, ply, token)
+        elif kind == "queue":
+            key, steps = content.get("key"), content.get("steps")
+            if not isinstance(key, str) or not 0 < len(key) <= MAX_QUEUE_KEY \
+                    or not isinstance(steps, list) or len(steps) > MAX_QUEUE_STEPS \
+                    or not all(isinstance(s, str) and 0 < len(s) <= self.max_token
+                               for s in steps):
+                await self.send_error(Code.BAD_FRAME, 'a queue is {"type": "queue", "key": '
+                                      f'str, "steps": [str, …]}} (at most {MAX_QUEUE_STEPS}'
+                                      ' steps; none cancels)')
+                return
+            await self.call(self.queue, key, steps)
         elif kind == "resign":
             if "ply" in content and ply_of(content["ply"]) is None:
                 await self.send_error(Code.BAD_FRAME,
@@ -264,6 +278,13 @@ class GameConsumer(ChatSocket):  # the chat part: chat/socket.py
         if result.duplicate or not result.delivered:
             await self.send_json(result.frame)
         self.client_ply = max(self.client_ply, state_ply(result.frame["state"]))
+
+    async def queue(self, key: str, steps: list[str]) -> None:
+        """A pre-turn queued, replaced or cancelled (games.preturns): the `queued` frame
+        comes through the seat's own group."""
+        await self.check_player("queue a turn")
+        await self.answer(db(services.queue_turn)(self.game_id, actor=self.actor, key=key,
+                                                  steps=steps))
 
     async def resign(self, ply: int | None) -> None:
         await self.check_player("resign")

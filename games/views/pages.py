@@ -63,7 +63,8 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
     if services.nudge_bot(game):  # a bot's turn that was lost is sent again
         game = game_or_404(game_id)
     kind = game.kind
-    state = services.state_of(game, viewer=services.seat_of(game, actor_of(request)))
+    seat = services.seat_of(game, actor_of(request))
+    state = services.with_queue(services.state_of(game, viewer=seat), game, seat)
     kw = {"game_id": game.id}
     return render(request, "games/game.html", {
         "game": game,

@@ -368,8 +368,8 @@ class SocketRow:
         return self.expect[role]
 
 
-GAME_MESSAGES = ("connect", "ping", "sync", "turn", "resign", "spectators", "abort", "claim",
-                 "chat", "chat_sync", "chat_mute", "chat_report", "unknown")
+GAME_MESSAGES = ("connect", "ping", "sync", "turn", "queue", "resign", "spectators", "abort",
+                 "claim", "chat", "chat_sync", "chat_mute", "chat_report", "unknown")
 
 
 def _socket_rows() -> list[SocketRow]:
@@ -397,6 +397,11 @@ def _socket_rows() -> list[SocketRow]:
             row("turn", "error not_a_player",
                 player="error game_over" if over else "turn",
                 opponent="error game_over" if over else "error not_your_turn"),
+            # A pre-turn (games.preturns): a seat's own, in a kind that hides information
+            # (Cargo Express); these scenes are Cargo Connect's, which has none.
+            row("queue", "error not_a_player",
+                player="error game_over" if over else "error bad_request",
+                opponent="error game_over" if over else "error bad_request"),
             row("resign", "error not_a_player",
                 player="error game_over" if over else "resigned",
                 opponent="error game_over" if over else "resigned"),

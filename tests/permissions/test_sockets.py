@@ -133,6 +133,8 @@ async def run_game_cells(people, scenario: str, role: str) -> tuple[dict[str, st
             return {"type": "sync", "after": 0}
         if message == "turn":
             return {"type": "turn", "ply": scene.ply(), "token": scene.player_token()}
+        if message == "queue":
+            return {"type": "queue", "key": "1.3", "steps": [">"]}
         if message == "resign":
             return {"type": "resign", "ply": scene.ply()}
         if message == "spectators":
@@ -151,8 +153,8 @@ async def run_game_cells(people, scenario: str, role: str) -> tuple[dict[str, st
             return {"type": "chat_report", "room": "players", "seq": 99}
         return {"type": "no-such-frame"}
 
-    await session(["connect", "ping", "sync", "spectators", "chat", "chat_sync", "chat_mute",
-                   "chat_report", "unknown"], frame_for)
+    await session(["connect", "ping", "sync", "queue", "spectators", "chat", "chat_sync",
+                   "chat_mute", "chat_report", "unknown"], frame_for)
     await session(["abort"], frame_for)
     await session(["claim"], frame_for)
     await session(["turn"], frame_for)  # each write in a scene of its own

@@ -408,3 +408,33 @@ def test_bots_read_only_their_own_seats_view():
     token = KIND.bot_decision(redacted, 1, "medium", 3)
     assert len(token) == 6  # a plan
     assert KIND.bot_decision(lg.redacted(1), 1, "medium", 3) == token  # deterministic
+
+
+# --- plan salts (web.md 2) ---------------------------------------------------------------
+
+
+def test_each_rounds_plan_hashes_check_out_against_the_stacks_and_the_seed_after_the_game():
+    from games.kinds.cargo_express import plan_hash, plan_salt
+
+    published = []
+
+    def check(lg, seat, events):
+        for event in events:
+            if event["kind"] == "plan-hashes":
+                assert event["only"] is None and event["round"] == lg.p.round
+                published.append((event["round"], event["hashes"],
+                                  ["".join(stack) for stack in lg.meta.stacks]))
+
+    start, tokens, seats, lg = play_through(3, 33, on_decision=check)
+    assert lg.over and len(published) == lg.p.round
+    seed = lg.meta.seed  # published once the game is over (the full record's Seed)
+    for round_, hashes, stacks in published:
+        for seat, (hashed, stack) in enumerate(zip(hashes, stacks, strict=True)):
+            assert hashed == plan_hash(seat, round_, stack, plan_salt(seed, round_, seat))
+            other = stack[2:] + stack[:2]  # the same cards in another order
+            assert hashed != plan_hash(seat, round_, other, plan_salt(seed, round_, seat))
+            assert hashed != plan_hash(seat, round_, stack, plan_salt("1", round_, seat))
+    replayed = KIND.replay(start, [], [])
+    again = [e["hashes"] for seat, token in zip(seats, tokens, strict=True)
+             for e in replayed.apply(seat, token) if e["kind"] == "plan-hashes"]
+    assert again == [hashes for _, hashes, _ in published]  # the replay shows the same

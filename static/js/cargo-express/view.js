@@ -5,6 +5,7 @@
 // the final scoring. It animates from each turn frame's events. No rule is decided here.
 import { Track, touchedSpaces } from "./board.js";
 import { Controls } from "./controls.js";
+import { PreTurn } from "./preturn.js";
 import {
   centreNode,
   renderCharacters,
@@ -48,13 +49,17 @@ function refocus(root, key) {
   (again || first)?.focus();
 }
 
-export function createView(root, initial, { sendTurn }) {
+export function createView(root, initial, { sendTurn, sendQueue = () => {} }) {
   const $ = (selector) => root.querySelector(selector);
   const track = new Track($("[data-track]"));
   const controls = new Controls($("[data-controls]"), {
     onSend: sendTurn,
     onFreeze: () => track.root.querySelectorAll("button").forEach((b) => { b.disabled = true; }),
   });
+  // Your next turn prepared while you wait (a pre-turn): `legal.next` from the server.
+  const preturn = new PreTurn($("[data-preturn]"), { onQueue: sendQueue });
+  let seenQueue = initial.queued;
+  preturn.told(initial.queued);
   let state = initial;
   let interactive = false;
   // The log of the round: a snapshot's (`state.log`, built for this viewer) and then the
@@ -90,6 +95,7 @@ export function createView(root, initial, { sendTurn }) {
       track.render(state, { targets, centre: centreNode(state) });
     }
     controls.update(state, may);
+    preturn.update(state, !may && !animating && !state.over);
     if (inside && !root.contains(focused)) refocus(root, key);
   };
 
@@ -139,6 +145,10 @@ export function createView(root, initial, { sendTurn }) {
 
     draw(next) {
       state = next;
+      if ("queued" in next && next.queued !== seenQueue) { // a snapshot says this seat's queue
+        seenQueue = next.queued;
+        preturn.told(next.queued);
+      }
       const reveal = $("[data-reveal]");
       if (reveal && (state.phase !== "turn" || state.turn?.seat !== revealedBy)) reveal.hidden = true;
       drawAll();
@@ -176,6 +186,11 @@ export function createView(root, initial, { sendTurn }) {
     setInteractive(on) {
       if (on === interactive) return;
       interactive = on;
+      drawAll({ panels: false });
+    },
+
+    queued(frame) {
+      preturn.told(frame);
       drawAll({ panels: false });
     },
 

@@ -170,6 +170,8 @@ export function eventWords(state, event) {
       return event.replaced ? `${who} changes its stack.` : `${who} is ready.`;
     case "plan-chosen":
       return `You committed ${event.cards.join(", ")}.`;
+    case "plan-hashes":
+      return "Planning is closed: a fingerprint of each stack is published, to be checked against the stacks once the game is over.";
     case "phase":
       return phaseSentence(event);
     case "revealed":

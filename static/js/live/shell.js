@@ -30,13 +30,15 @@
 //
 // ---- The view interface ----------------------------------------------------------------
 // The view module exports
-//   createView(root, state, {sendTurn}) -> view
+//   createView(root, state, {sendTurn, sendQueue}) -> view
 //       root      the #game element (the view draws into the elements of its own partial)
 //       state     the first state, with `viewer`
 //       sendTurn(token)  send a turn (a string in the game's notation) for the current ply;
 //                 the answer comes back as a turn frame (-> animate, then draw) or as an
 //                 error (-> draw with the unchanged state). The view freezes its own
 //                 controls while its turn is in flight.
+//       sendQueue(key, steps)  queue steps for the viewer's next turn `key` ([] cancels);
+//                 the answer is a `queued` frame (-> view.queued(frame)) or an error.
 //   debugName (optional) a global name under which the shell also exposes its debug handle
 //       {state, socket, view} (always exposed as window.liveGame).
 // and the view object has
@@ -53,6 +55,8 @@
 //   describeOutcome(state) -> string   the status line once `state.over` ("… wins").
 //   setInteractive(on)        on: the viewer may act now (their seat is in `acting`, the game
 //                             is not over, no animation runs); offer controls only then.
+//   queued(frame)             (optional) the viewer's pre-turn was stored, cancelled, or
+//                             played at its reveal (`played`, `dropped`, `reason`).
 //   showLast(frame)           (optional) mark a turn already applied: on load the shell asks
 //                             for the last turn's frame only so the view can mark it.
 // The shell never reads a game's own fields and the view never touches the socket.
@@ -325,6 +329,8 @@ export async function startLiveGame(root) {
           drawAll();
         }),
       onRematch: (frame) => enqueue(() => applyRematch(frame)),
+      // After the turn frames before it: a queue played at a reveal is told after its steps.
+      onQueued: (frame) => enqueue(() => view.queued?.(frame)),
       onSpectators: (frame) => drawSpectators(frame.count),
       onOpen: () => chat?.connected(),
       onChat: (frame) => chat?.handle(frame),
@@ -360,6 +366,8 @@ export async function startLiveGame(root) {
   const view = module.createView(root, state, {
     // A game whose seats decide at the same time numbers each seat's own decisions.
     sendTurn: (token) => socket.sendTurn(state.seqs?.[viewer] ?? state.ply, token),
+    // A pre-turn (a kind whose `legal.next` offers one): queued, replaced or cancelled.
+    sendQueue: (key, steps) => socket.sendFrame({ type: "queue", key, steps }),
   });
   const clocks = new ClockDisplay($("[data-clocks]"));
   const chatRoot = $("[data-chat]");

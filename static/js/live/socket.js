@@ -261,6 +261,9 @@ export class GameSocket {
       case "rematch":
         this.h.onRematch?.(frame);
         return;
+      case "queued": // a pre-turn of this seat's (docs/live-protocol.md), for the view
+        this.h.onQueued?.(frame);
+        return;
       case "spectators":
         this.h.onSpectators?.(frame);
         return;
