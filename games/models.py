@@ -77,6 +77,12 @@ class Game(models.Model):
     # Bumped by every write of the row (`save`, and the turn's conditional write in
     # games.store): a process's cached copy (games.fast.warm) is current while it matches.
     revision = models.PositiveIntegerField(default=0)
+    # How many pre-turns (games.preturns, `PreTurn`) the game's seats have queued, set by
+    # `QuerySet.update` (so no revision: nobody else may learn that a seat queued) under
+    # the row lock whenever a queue is stored or goes. The fast path's write requires the
+    # count its copy read (games.fast.statements), and leaves a decision that begins a
+    # person's turn to the locked path only while a queue exists (games.fast.turns).
+    queued_turns = models.PositiveSmallIntegerField(default=0)
 
     status = models.CharField(
         max_length=8, choices=Status.choices, default=Status.ACTIVE, db_index=True

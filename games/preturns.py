@@ -72,9 +72,19 @@ def queue(game_id: str, *, actor: Actor | None, key: str, steps: list[str]
                                              defaults={"key": key, "steps": steps})
         else:
             PreTurn.objects.filter(game=game, seat=seat).delete()
+        recount(game)
         frame = {"type": "queued", "key": key, "steps": list(steps)}
         send_on_commit(seat_group(game.id, seat), frame)
         return frame
+
+
+def recount(game: Game) -> None:
+    """In a transaction that locked `game`: its count of queued turns
+    (`Game.queued_turns`) made true again, in the row and in `game`, without a revision."""
+    count = PreTurn.objects.filter(game=game).count()
+    if count != game.queued_turns:
+        Game.objects.filter(pk=game.pk).update(queued_turns=count)
+        game.queued_turns = count
 
 
 def _stale(key: str, now: str | None) -> str:
@@ -107,20 +117,29 @@ def with_queue(state: dict[str, Any], game: Game, seat: int | None,
 def drop(game: Game, seat: int, reason: str) -> None:
     """In a transaction that locked `game`: `seat`'s queue goes (a bot plays it on). No
     query for a kind that hides nothing (it has no queues)."""
-    if not game.kind.hidden_information:
+    if not game.kind.hidden_information or not game.queued_turns:
         return
     for row in PreTurn.objects.filter(game=game, seat=seat):
         row.delete()
         _tell(game, seat, row.key, [], row.steps, reason)
+    recount(game)
 
 
 def play_due(game: Game, lg: LiveGame, store: Store) -> None:
     """In the transaction of a decision just stored: while a turn has just begun, its
     seat's queue played (see the module's doc), and queues for turns that will not come
-    dropped. No query unless a turn has just begun."""
+    dropped. No query unless a turn has just begun while a queue exists."""
+    try:
+        _play_due(game, lg, store)
+    finally:
+        if game.queued_turns:
+            recount(game)
+
+
+def _play_due(game: Game, lg: LiveGame, store: Store) -> None:
     while not lg.over:
         begun = lg.turn_key()
-        if begun is None:
+        if begun is None or not game.queued_turns:
             return
         rows = {row.seat: row for row in PreTurn.objects.filter(game=game)}
         if not rows:

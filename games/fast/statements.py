@@ -4,7 +4,8 @@ event loop, games.fast.loopdb), and `NewTurn`, the turn they write.
 Fast path (docs/fast-path.md, "games/fast/statements.py"): replaces Django's
 ORM for the common turn (`Model.save` of the game and `Turn.objects.create` in a
 transaction with a row lock) by one statement in autocommit, `WITH moved AS (UPDATE
-games_game … WHERE id, revision, ply, status and the session hold RETURNING id) INSERT INTO
+games_game … WHERE id, revision, ply, status, queued_turns and the session hold RETURNING
+id) INSERT INTO
 games_turn … SELECT … FROM moved`, prepared once per connection and bound by the server (a
 plain `psycopg.Cursor` on Django's connection: Django's cursors are `ClientCursor`s, which
 never prepare). Relies on Django 5.2.19's `_meta.concrete_fields`, `get_field`,
@@ -120,7 +121,7 @@ def _update_statement(game: Game, fields: list[str], turn: NewTurn, guard: Sessi
     revision = game.revision
     assigned = _columns(Game, (*fields, "revision"))
     params = [*_values(game, assigned, {"revision": revision + 1}),
-              game.id, revision, turn.ply, Game.Status.ACTIVE]
+              game.id, revision, turn.ply, Game.Status.ACTIVE, game.queued_turns]
     clauses: tuple[str, ...] = ()
     if guard is not None:
         clauses, guard_params = guard_sql(guard)
@@ -132,7 +133,8 @@ def _update_statement(game: Game, fields: list[str], turn: NewTurn, guard: Sessi
 def _update_sql(assigned: Columns, guard_clauses: tuple[str, ...]) -> str:
     sets = ", ".join(f"{column} = {mark}"
                      for column, mark in zip(assigned.columns, assigned.marks, strict=True))
-    where = ['"id" = %s', '"revision" = %s', '"ply" = %s', '"status" = %s', *guard_clauses]
+    where = ['"id" = %s', '"revision" = %s', '"ply" = %s', '"status" = %s',
+             '"queued_turns" = %s', *guard_clauses]
     return f'UPDATE {_table(Game)} SET {sets} WHERE {" AND ".join(where)}'
 
 

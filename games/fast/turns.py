@@ -109,9 +109,13 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
 
 
 def _begins_a_persons_turn(game: Game, lg: LiveGame) -> bool:
-    """Did the decision begin a turn that a person plays (its card revealed)? Its seat may
-    have queued it (games.preturns): the locked path decides, under the row lock that
-    queueing takes too, so a queue is never stored in the instant its turn begins."""
+    """Did the decision begin a turn that a person plays (its card revealed) while a seat
+    has a turn queued (games.preturns)? Then the locked path decides: it plays the queue.
+    With none queued the copy decides: its write requires the row's count of queues to be
+    the copy's (`Game.queued_turns`, games.fast.statements), which queueing changes under
+    the row lock, so a queue stored meanwhile sends the decision to the locked path."""
+    if not game.queued_turns:
+        return False
     begun = lg.turn_key()
     return begun is not None and not game.seat_list[begun[0]].playing_level
 
