@@ -73,6 +73,10 @@ def reviews(live_url, django_user_model, eager, monkeypatch):  # noqa: F811
     bob = django_user_model.objects.create_user("bob", "bob@example.com", PASSWORD)
     game = play_out(new_game(alice, bob, size=5), scripted_tokens(5), alice, bob)
     review.request_review(game.id)
+    # The review runs on a thread (the embedded default's): done before the page is opened
+    # and before this fixture writes again (SQLite: "database table is locked" in the
+    # review's writes; on a busy machine the page outwaited the 5 s `expect`).
+    review.wait_for_background(game.id)
     week = Week.objects.create(monday=MONDAY, status=Week.Status.PUBLISHED)
     make_puzzle(record(start=SCORE_START, goal="score:7", turns=2), week, 0)
     make_puzzle(record(), week, 1)
