@@ -102,11 +102,13 @@ export function createView(root, initial, { sendTurn, sendQueue = () => {} }) {
   const told = (s) => (s.phase === "pick" ? [s.round - 1, s.round] : [s.round]);
 
   // A snapshot's log (a new array: the page's first state, a reconnect's) starts the
-  // entries again; before its first `phase` event they belong to the round it began in.
+  // entries again. Those before its first `phase` event belong to that event's round, or
+  // to the round before when it begins a round (the picks, `c…`); with none, to this one.
   const adopt = (s) => {
     if (!Array.isArray(s.log) || s.log === adopted) return;
     adopted = s.log;
-    let at = told(s)[0];
+    const first = s.log.find((event) => event.kind === "phase");
+    let at = !first ? s.round : String(first.phase).startsWith("c") ? first.round - 1 : first.round;
     entries = s.log.map((event) => {
       if (event.kind === "phase") at = event.round;
       return { at, event };
