@@ -84,7 +84,7 @@ EASY = Level("easy", mistakes=0.3, full_eval=False, dets=0, top_k=0, plan_beam=0
 MEDIUM = Level("medium", mistakes=0.0, full_eval=True, dets=0, top_k=0, plan_beam=1,
                plan_all_cards=False, pick_search=False, rel=0.0)
 HARD = Level("hard", mistakes=0.0, full_eval=True, dets=16, top_k=8, plan_beam=6,
-             plan_all_cards=True, pick_search=True, rel=0.3, diverse=True,
+             plan_all_cards=True, pick_search=True, rel=0.6, diverse=True,
              round_ahead=True, likely_plans=True, plan_top=6, plan_dets=16, pick_dets=8)
 #: The Hard of issue #30 (before #31's search), kept for comparison in the tournament
 #: command only (``hard1``); it is not a level of the site (:data:`LEVELS`).
