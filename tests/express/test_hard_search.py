@@ -19,7 +19,8 @@ from express import Game, format_position
 from express.bot import HARD, HARD1, LEVELS, Bot, bot_seed, choose
 from express.determinize import determinize
 from express.notation import parse_position
-from tests.express.support import REPO
+from express.tournament import check_pairing
+from tests.express.support import REPO, run_cli
 
 
 def _hard_game_views(seats: int, seed: int, decisions: int) -> list[tuple[str, int]]:
@@ -45,8 +46,11 @@ def _by_phase(views: list[tuple[str, int]]) -> dict[str, tuple[str, int]]:
     return found
 
 
-def test_hard1_is_not_a_site_level_and_hard_uses_the_new_search() -> None:
+def test_hard1_is_a_tournament_player_not_a_level_and_hard_uses_the_new_search() -> None:
     assert LEVELS == ("easy", "medium", "hard")
+    assert check_pairing("hard-hard1") == "hard-hard1"
+    out = run_cli(["bot", "--level", "hard1", "--seed", "1", "--seat", "2"], b"")
+    assert out.returncode == 2 and "bad level" in json.loads(out.stdout)["error"]
     assert HARD.round_ahead and HARD.plan_dets and HARD.pick_dets
     assert not (HARD1.round_ahead or HARD1.plan_dets or HARD1.pick_dets)
 
