@@ -20,12 +20,16 @@ The levels (figures in docs/express-balance.md):
   progress, time left); plans by a greedy search over the usable cards (each card's best
   turn, simulated on one determinization with the other seats standing still); random
   characters; swaps by mobility.
-- **Hard**: the Medium evaluation as a prior, then for the best few candidates a
-  determinized look-ahead to the end of its own turns of the round: several
-  determinizations, the other seats played by the one-ply policy, its own later cards
-  played greedily, the outcome scored against the strongest opponent. Plans by a beam
-  search over all nine cards (an upgrade can make a higher card usable later in the round);
-  characters by that plan search under each character.
+- **Hard** (issue #31): the Medium evaluation as a prior, then for the best few candidates
+  a determinized look-ahead to the end of the round: many determinizations (the other
+  seats' hidden plans drawn among the cards they can use), every seat played to the end of
+  the action phase (the others by the one-ply policy, its own later cards greedily), the
+  outcome scored against the strongest other seat. Plans: a beam search over all nine
+  cards (an upgrade can make a higher card usable later in the round) gives a shortlist,
+  each plan played through the round on the same determinizations; the best mean.
+  Characters: that plan evaluation under each character. ``hard1`` is the Hard before
+  issue #31 (a look-ahead to the end of its own turns, the beam's plan on one
+  determinization), kept for the tournament command's comparisons; it is not a level.
 
 Speed never changes a decision. Within one decision the bot remembers seat values
 (:meth:`Bot.worth`) and the one-ply choices of the look-ahead and the plan search
