@@ -20,12 +20,16 @@ The levels (figures in docs/express-balance.md):
   progress, time left); plans by a greedy search over the usable cards (each card's best
   turn, simulated on one determinization with the other seats standing still); random
   characters; swaps by mobility.
-- **Hard**: the Medium evaluation as a prior, then for the best few candidates a
-  determinized look-ahead to the end of its own turns of the round: several
-  determinizations, the other seats played by the one-ply policy, its own later cards
-  played greedily, the outcome scored against the strongest opponent. Plans by a beam
-  search over all nine cards (an upgrade can make a higher card usable later in the round);
-  characters by that plan search under each character.
+- **Hard** (issue #31): the Medium evaluation as a prior, then for the best few candidates
+  a determinized look-ahead to the end of the round: many determinizations (the other
+  seats' hidden plans drawn among the cards they can use), every seat played to the end of
+  the action phase (the others by the one-ply policy, its own later cards greedily), the
+  outcome scored against the strongest other seat. Plans: a beam search over all nine
+  cards (an upgrade can make a higher card usable later in the round) gives a shortlist,
+  each plan played through the round on the same determinizations; the best mean.
+  Characters: that plan evaluation under each character. ``hard1`` is the Hard before
+  issue #31 (a look-ahead to the end of its own turns, the beam's plan on one
+  determinization), kept for the tournament command's comparisons; it is not a level.
 
 Speed never changes a decision. Within one decision the bot remembers seat values
 (:meth:`Bot.worth`) and the one-ply choices of the look-ahead and the plan search
@@ -72,15 +76,25 @@ class Level:
     pick_search: bool  # characters chosen by the plan search under each
     rel: float  # weight of the strongest opponent's value
     diverse: bool = False  # the look-ahead also weighs the best turn to each end space
+    round_ahead: bool = False  # the look-ahead plays every seat to the end of the round
+    likely_plans: bool = False  # others' hidden plan cards drawn among their usable cards
+    plan_top: int = 0  # plans shortlisted by the beam, each simulated over plan_dets
+    plan_dets: int = 0  # determinizations a shortlisted plan is simulated on (0: none)
+    pick_dets: int = 0  # determinizations a character's plans are simulated on (0: none)
 
 
 EASY = Level("easy", mistakes=0.3, full_eval=False, dets=0, top_k=0, plan_beam=0,
              plan_all_cards=False, pick_search=False, rel=0.0)
 MEDIUM = Level("medium", mistakes=0.0, full_eval=True, dets=0, top_k=0, plan_beam=1,
                plan_all_cards=False, pick_search=False, rel=0.0)
-HARD = Level("hard", mistakes=0.0, full_eval=True, dets=3, top_k=5, plan_beam=3,
-             plan_all_cards=True, pick_search=True, rel=0.3, diverse=True)
-BY_NAME = {lv.name: lv for lv in (EASY, MEDIUM, HARD)}
+HARD = Level("hard", mistakes=0.0, full_eval=True, dets=16, top_k=8, plan_beam=6,
+             plan_all_cards=True, pick_search=True, rel=0.6, diverse=True,
+             round_ahead=True, likely_plans=True, plan_top=6, plan_dets=16, pick_dets=8)
+#: The Hard of issue #30 (before #31's search), kept for comparison in the tournament
+#: command only (``hard1``); it is not a level of the site (:data:`LEVELS`).
+HARD1 = Level("hard1", mistakes=0.0, full_eval=True, dets=3, top_k=5, plan_beam=3,
+              plan_all_cards=True, pick_search=True, rel=0.3, diverse=True)
+BY_NAME = {lv.name: lv for lv in (EASY, MEDIUM, HARD, HARD1)}
 
 # --- evaluation ---------------------------------------------------------------------------
 
@@ -214,7 +228,22 @@ class Bot:
         return v
 
     def sample(self) -> Position:
-        return determinize(self.view, self.rng)
+        """A full position the view allows; with ``likely_plans`` the other seats' hidden
+        plan cards are drawn among the cards their engines can use (a seat that plans a
+        card it cannot use loses that turn, which no bot of ours does on purpose)."""
+        p = determinize(self.view, self.rng)
+        h = self.view.hidden
+        if self.level.likely_plans and h is not None:
+            for i, count in enumerate(h.plans):
+                if count:
+                    p.plans[i] = self.likely_plan(p, i + 1, count)
+        return p
+
+    def likely_plan(self, p: Position, seat: int, count: int = 3) -> list[str]:
+        """``count`` different cards the seat's engine can use, at random (all nine when
+        too few are usable)."""
+        usable = [c for c in CARDS if CARD_CLASS[c] <= p.engine[seat - 1]]
+        return self.rng.sample(usable if len(usable) >= count else list(CARDS), count)
 
     # --- decisions ------------------------------------------------------------------
 
@@ -233,6 +262,8 @@ class Bot:
         options = [c for c in CHARACTERS if c not in held]
         if not self.level.pick_search or len(options) == 1:
             return options[int(self.rng.random() * len(options))]
+        if self.level.pick_dets:
+            return self.pick_by_rounds(options)
         q = self.sample()
         best, best_v = options[0], -1e9
         for c in options:
@@ -243,16 +274,84 @@ class Bot:
                 best, best_v = c, v
         return best
 
+    def pick_by_rounds(self, options: list[str]) -> str:
+        """The character whose best shortlisted plan does best over ``pick_dets`` simulated
+        rounds: for each character a plan shortlist (the beam on one determinization),
+        each plan's round simulated on the same determinizations for every character
+        (common random numbers); the other seats' characters still to pick are drawn
+        among those left."""
+        lv = self.level
+        samples = [self.round_start(self.sample()) for _ in range(lv.pick_dets)]
+        best, best_v = options[0], -1e9
+        for c in options:
+            fills = [self.with_character(q, c) for q in samples]
+            plans = self.plan_shortlist(fills[0], beam=lv.plan_beam, top=lv.plan_top // 2)
+            v = max(self.plan_mean(seq, fills) for seq in plans)
+            if v > best_v:
+                best, best_v = c, v
+        return best
+
+    def with_character(self, q: Position, character: str) -> Position:
+        """A copy of ``q`` with the seat holding ``character`` and every other seat still
+        to pick holding one of those left, drawn at random."""
+        r = q.copy()
+        r.chars[self.seat - 1] = character
+        left = [c for c in CHARACTERS if c not in r.chars]
+        for i in range(r.n):
+            if r.chars[i] is None and not r.resigned[i]:
+                r.chars[i] = left.pop(int(self.rng.random() * len(left)))
+        return r
+
+    def round_start(self, q: Position) -> Position:
+        """``q`` (a pick or planning position) with every other active seat's missing plan
+        drawn as a likely one (:meth:`likely_plan`); the seat's own plan is left out."""
+        for i in range(q.n):
+            if i != self.seat - 1 and not q.resigned[i] and not q.plans[i]:
+                q.plans[i] = self.likely_plan(q, i + 1)
+        return q
+
     def plan(self) -> str:
         seat = self.seat
         usable = [c for c in CARDS if CARD_CLASS[c] <= self.view.engine[seat - 1]]
         if not self.level.plan_beam:
             return "".join(self.rng.sample(usable, 3))
+        if self.level.plan_dets:
+            return "".join(self.plan_by_rounds())
         cards, _ = self.plan_search(self.sample(), beam=self.level.plan_beam)
         return "".join(cards)
 
+    def plan_by_rounds(self) -> tuple[str, ...]:
+        """The beam's shortlist of plans, each simulated over the same ``plan_dets``
+        determinizations of the round; the best mean (the first of equal means)."""
+        lv = self.level
+        samples = [self.round_start(self.sample()) for _ in range(lv.plan_dets)]
+        plans = self.plan_shortlist(samples[0], beam=lv.plan_beam, top=lv.plan_top)
+        means = [self.plan_mean(seq, samples) for seq in plans]
+        return plans[max(range(len(plans)), key=lambda j: (means[j], -j))]
+
+    def plan_mean(self, seq: tuple[str, ...], samples: list[Position]) -> float:
+        """The mean value, relative to the strongest other seat, at the end of the round's
+        action phase played from each sample with the seat's plan ``seq``: the seat's
+        turns greedily, the others by the one-ply policy."""
+        total = 0.0
+        for q in samples:
+            r = q.copy()
+            r.plans[self.seat - 1] = list(seq)
+            r.phase, r.k = "a", 0
+            total += self.play_round(r)
+        return total / len(samples)
+
+    def plan_shortlist(self, q: Position, beam: int, top: int) -> list[tuple[str, ...]]:
+        """The best ``top`` plans of the beam search on ``q`` (best first)."""
+        return [seq for seq, _ in self.plan_beam_states(q, beam)[:max(1, top)]]
+
     def plan_search(self, q: Position, beam: int) -> tuple[tuple[str, ...], float]:
-        """A beam search over card sequences: each card's best turn, the others still."""
+        """The beam search's best plan and its value."""
+        return self.plan_beam_states(q, beam)[0]
+
+    def plan_beam_states(self, q: Position, beam: int) -> list[tuple[tuple[str, ...], float]]:
+        """A beam search over card sequences: each card's best turn, the others still;
+        the final beam, best first."""
         seat = self.seat
         pool = CARDS if self.level.plan_all_cards else \
             [c for c in CARDS if CARD_CLASS[c] <= q.engine[seat - 1]]
@@ -269,8 +368,7 @@ class Bot:
                     nxt.append((seq + (card,), s, v))
             nxt.sort(key=lambda t: -t[2])
             states = nxt[:beam]
-        seq, _, v = states[0]
-        return seq, v
+        return [(seq, v) for seq, _, v in states]
 
     def candidates(self, p: Position) -> list[str]:
         """The legal turns worth weighing, none whose legality hangs on hidden parts
@@ -396,11 +494,25 @@ class Bot:
         return top[best]
 
     def look_ahead(self, r: Position) -> float:
-        """Play on to the end of the seat's own turns this round; the value there."""
+        """Play on to the end of the seat's own turns this round (``round_ahead``: of
+        every seat's); the value there."""
+        if self.level.round_ahead:
+            return self.play_round(r)
         seat = self.seat
         while r.phase == "a" and r.plans[seat - 1]:
             mover = r.turn_seat()
             if mover == seat:
+                self.greedy_turn(r)
+            else:
+                _opponent_turn(self, r)
+        return self.value(r, relative=True)
+
+    def play_round(self, r: Position) -> float:
+        """Play the action phase to its end in place (the seat's turns greedily, the
+        others by the one-ply policy); the seat's value there against the strongest."""
+        seat = self.seat
+        while r.phase == "a":
+            if r.turn_seat() == seat:
                 self.greedy_turn(r)
             else:
                 _opponent_turn(self, r)

@@ -35,7 +35,8 @@ from express.game import Game
 from express.moves import legal
 from express.rules import CARDS, CURRENT_RULES, RULES_VERSIONS
 
-PLAYERS = ("random", "easy", "medium", "hard", "mc")  # mc: the yardstick (express.yardstick)
+PLAYERS = ("random", "easy", "medium", "hard", "hard1", "mc")
+# mc: the yardstick (express.yardstick); hard1: the Hard of issue #30, for comparison only
 DEFAULT_PAIRINGS = ("easy-random", "medium-easy", "hard-medium")
 
 

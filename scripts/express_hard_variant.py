@@ -1,0 +1,49 @@
+"""A variant of Cargo Express Hard against Hard: for tuning its budget and weights.
+
+    nice -n 19 .venv/bin/python scripts/express_hard_variant.py hrel6 rel=0.6 -- 20 2 2
+
+registers a copy of ``express.bot.HARD`` with the given fields changed under the name
+(letters and digits, no ``-``), then plays ``GAMES SEED SEATS`` of the pairing NAME-hard
+under rules x0.1 in this one process (seats rotated, as ``python -m express tournament``),
+printing each game and the tournament report, and saving the games to
+``/tmp/express-variant-NAME-hard-SEATS.jsonl`` (``python -m express tournament --load``).
+The variant is not a level: it exists only in this process.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from express import bot, tournament  # noqa: E402  (after the path)
+
+
+def variant(name: str, changes: list[str]) -> bot.Level:
+    """A copy of HARD named ``name`` with ``field=value`` changes (bools as 0/1)."""
+    fields: dict[str, object] = {}
+    for change in changes:
+        key, value = change.split("=")
+        current = getattr(bot.HARD, key)
+        fields[key] = value == "1" if isinstance(current, bool) else type(current)(float(value))
+    return dataclasses.replace(bot.HARD, name=name, **fields)  # type: ignore[arg-type]
+
+
+def main(argv: list[str]) -> None:
+    name, rest = argv[0], argv[1:]
+    cut = rest.index("--")
+    games, seed, seats = (int(x) for x in rest[cut + 1:])
+    level = variant(name, rest[:cut])
+    bot.BY_NAME[name] = level
+    tournament.PLAYERS = (*tournament.PLAYERS, name)
+    print("#", level, flush=True)
+    results = tournament.run([f"{name}-hard"], seats, games, seed, 1, progress=True,
+                             save=f"/tmp/express-variant-{name}-hard-{seats}.jsonl",
+                             rules="x0.1")
+    print(tournament.report(results))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,117 @@
+"""Hard's search of issue #31: round look-ahead, plans and characters by simulated rounds.
+
+Deterministic across processes, a function of the seat's view alone, its work counted in
+determinizations and shortlist places (never in seconds); Easy and Medium untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+from express import Game, format_position
+from express.bot import HARD, HARD1, LEVELS, Bot, bot_seed, choose
+from express.determinize import determinize
+from express.notation import parse_position
+from express.tournament import check_pairing
+from tests.express.support import REPO, run_cli
+
+
+def _hard_game_views(seats: int, seed: int, decisions: int) -> list[tuple[str, int]]:
+    """The views met in a game played by Hard1 (fast), one per decision, with the seat."""
+    game = Game.new(seats, seed)
+    views = []
+    while not game.over and len(views) < decisions:
+        seat = game.to_move()[0]
+        views.append((game.view(seat), seat))
+        token = choose(views[-1][0], "hard1", 1, seat)
+        if game.position.phase == "p":
+            game.commit(seat, token)
+        else:
+            game.play(token)
+    return views
+
+
+def _by_phase(views: list[tuple[str, int]]) -> dict[str, tuple[str, int]]:
+    """A late view of each phase (pick, plan, turn): the round look-ahead's positions."""
+    found: dict[str, tuple[str, int]] = {}
+    for view, seat in views:
+        found[parse_position(view).phase] = (view, seat)
+    return found
+
+
+def test_hard1_is_a_tournament_player_not_a_level_and_hard_uses_the_new_search() -> None:
+    assert LEVELS == ("easy", "medium", "hard")
+    assert check_pairing("hard-hard1") == "hard-hard1"
+    out = run_cli(["bot", "--level", "hard1", "--seed", "1", "--seat", "2"], b"")
+    assert out.returncode == 2 and "bad level" in json.loads(out.stdout)["error"]
+    assert HARD.round_ahead and HARD.plan_dets and HARD.pick_dets
+    assert not (HARD1.round_ahead or HARD1.plan_dets or HARD1.pick_dets)
+
+
+_CHILD = """
+import json, sys
+from express.bot import choose
+cases = json.load(sys.stdin)
+print(json.dumps([choose(v, "hard", 7, s) for v, s in cases]))
+"""
+
+
+def test_hard_is_deterministic_across_processes_and_hash_seeds() -> None:
+    """A pick, a plan and a mid-round turn of a 3-seat game, under four hash seeds."""
+    cases = list(_by_phase(_hard_game_views(3, 31, 40)).values())
+    assert len(cases) >= 3
+    outs = set()
+    for hash_seed in ("0", "1", "4242", "random"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run([sys.executable, "-c", _CHILD], cwd=REPO, env=env,
+                             input=json.dumps(cases).encode(), capture_output=True,
+                             timeout=300)
+        assert out.returncode == 0, out.stderr
+        outs.add(out.stdout)
+    assert len(outs) == 1
+    assert json.loads(outs.pop()) == [choose(v, "hard", 7, s) for v, s in cases]
+
+
+@pytest.mark.parametrize("phase", ["c", "p", "a"])
+def test_hard_decides_from_the_view_alone(phase: str) -> None:
+    """Two different full positions behind one view give the decision the view gives."""
+    rng = random.Random(5)
+    view, seat = _by_phase(_hard_game_views(2, 77, 30))[phase]
+    a = determinize(view, random.Random(rng.getrandbits(64)))
+    b = determinize(view, random.Random(rng.getrandbits(64)))
+    assert format_position(a) != format_position(b)
+    assert format_position(a, seat) == format_position(b, seat) == view
+    assert choose(format_position(a, seat), "hard", 3, seat) == \
+        choose(format_position(b, seat), "hard", 3, seat) == choose(view, "hard", 3, seat)
+
+
+def test_hard_spends_counts_not_seconds(monkeypatch) -> None:
+    """The plan search simulates exactly plan_top × plan_dets rounds, and a clock that
+    jumps by an hour at every reading changes no decision."""
+    views = _by_phase(_hard_game_views(2, 12, 30))
+    kept = {ph: choose(v, "hard", 2, s) for ph, (v, s) in views.items()}
+
+    rounds = []
+    original = Bot.play_round
+
+    def counted(self, r):  # type: ignore[no-untyped-def]
+        rounds.append(1)
+        return original(self, r)
+
+    monkeypatch.setattr(Bot, "play_round", counted)
+    view, seat = views["p"]
+    rng = random.Random(bot_seed(2, "hard", seat, view))
+    assert Bot(HARD, parse_position(view), seat, rng).decide() == kept["p"]
+    assert len(rounds) == HARD.plan_top * HARD.plan_dets
+
+    clock = iter(range(0, 10**9, 3600))
+    for name in ("time", "monotonic", "perf_counter", "process_time"):
+        monkeypatch.setattr(time, name, lambda: float(next(clock)))
+    assert {ph: choose(v, "hard", 2, s) for ph, (v, s) in views.items()} == kept
