@@ -1,6 +1,6 @@
 """A variant of Cargo Express Hard against Hard: for tuning its budget and weights.
 
-    nice -n 19 .venv/bin/python scripts/express_hard_variant.py hrel6 rel=0.6 -- 20 2 2
+    nice -n 19 .venv/bin/python -m express.hard_variant hrel6 rel=0.6 -- 20 2 2
 
 registers a copy of ``express.bot.HARD`` with the given fields changed under the name
 (letters and digits, no ``-``), then plays ``GAMES SEED SEATS`` of the pairing NAME-hard
@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from express import bot, tournament  # noqa: E402  (after the path)
+from express import bot, tournament
 
 
 def variant(name: str, changes: list[str]) -> bot.Level:
@@ -32,12 +29,15 @@ def variant(name: str, changes: list[str]) -> bot.Level:
 
 
 def main(argv: list[str]) -> None:
+    if "--" not in argv[1:] or len(argv) - argv.index("--") != 4:
+        raise SystemExit("usage: python -m express.hard_variant NAME FIELD=VALUE ... -- "
+                         "GAMES SEED SEATS")
     name, rest = argv[0], argv[1:]
     cut = rest.index("--")
     games, seed, seats = (int(x) for x in rest[cut + 1:])
     level = variant(name, rest[:cut])
     bot.BY_NAME[name] = level
-    tournament.PLAYERS = (*tournament.PLAYERS, name)
+    tournament.PLAYERS = (*tournament.PLAYERS, name)  # type: ignore[assignment]  # here only
     print("#", level, flush=True)
     results = tournament.run([f"{name}-hard"], seats, games, seed, 1, progress=True,
                              save=f"/tmp/express-variant-{name}-hard-{seats}.jsonl",
