@@ -27,6 +27,7 @@ from express.rules import (
 )
 
 PlanPolicy = Callable[[Position, int, random.Random], tuple[str, str, str]]
+TurnPolicy = Callable[[Position, random.Random], object]
 
 
 def usable_plan(p: Position, seat: int, rng: random.Random) -> tuple[str, str, str]:
@@ -248,18 +249,20 @@ def uniform_plan(p: Position, seat: int, rng: random.Random) -> tuple[str, str, 
 
 
 def playout(p: Position, rng: random.Random, plan_policy: PlanPolicy = usable_plan,
-            max_steps: int = 100_000) -> Result:
+            max_steps: int = 100_000, turn_policy: TurnPolicy | None = None) -> Result:
     """Random decisions until the game is over (in place); the result.
 
     The same decisions as :func:`random_step`, without their tokens: a round's picks are
-    made in one pass and its plans committed at once.
+    made in one pass and its plans committed at once. ``turn_policy`` plays one turn of
+    the action phase in place (default :func:`random_turn`).
     """
+    turn = turn_policy or random_turn
     order_cache: dict[tuple[int, int], list[int]] = {}
     n = p.n
     for _ in range(max_steps):
         ph = p.phase
         if ph == "a":
-            random_turn(p, rng)
+            turn(p, rng)
         elif ph == "c":
             key = (p.sm, n)
             order = order_cache.get(key)
