@@ -46,6 +46,7 @@ keeps ``s1`` (``s1`` and ``s2`` are the same blind draw; ``s0`` does nothing).
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -81,6 +82,7 @@ class Level:
     plan_top: int = 0  # plans shortlisted by the beam, each simulated over plan_dets
     plan_dets: int = 0  # determinizations a shortlisted plan is simulated on (0: none)
     pick_dets: int = 0  # determinizations a character's plans are simulated on (0: none)
+    halving: bool = False  # the look-ahead halves its candidates in stages (Bot.halve)
 
 
 EASY = Level("easy", mistakes=0.3, full_eval=False, dets=0, top_k=0, plan_beam=0,
@@ -483,15 +485,49 @@ class Bot:
         if not lv.dets:
             return ranked[0][0]
         top = self.shortlist(ranked)
-        totals = [0.0] * len(top)
-        for d in range(lv.dets):
-            q = p if d == 0 else self.sample()
-            for j, t in enumerate(top):
-                r = q.copy()
-                play_unchecked(r, t)
-                totals[j] += self.look_ahead(r)
+        # Drawn before any look-ahead: the look-ahead itself draws nothing, so this is
+        # the order of drawing one sample per round of the loop.
+        samples = [p] + [self.sample() for _ in range(lv.dets - 1)]
+        if lv.halving:
+            return top[self.halve(top, samples)]
+        totals = self.look_totals(top, range(len(top)), samples)
         best = max(range(len(top)), key=lambda j: (totals[j], -j))
         return top[best]
+
+    def look_totals(self, top: list[str], which: Sequence[int],
+                    samples: Sequence[Position]) -> list[float]:
+        """For each candidate of ``top`` (those in ``which``; others 0), the sum of its
+        look-ahead values over ``samples``."""
+        totals = [0.0] * len(top)
+        for q in samples:
+            for j in which:
+                r = q.copy()
+                play_unchecked(r, top[j])
+                totals[j] += self.look_ahead(r)
+        return totals
+
+    def halve(self, top: list[str], samples: list[Position]) -> int:
+        """Sequential halving over the candidates: the samples cut into as many equal
+        stages as halvings are needed, each stage's samples looked at for every
+        candidate still in, the better half (by the sum over the same samples so far,
+        ties to the earlier) going on. The last two see every sample; a weak candidate
+        is dropped after a few. Returns the index in ``top`` of the one left."""
+        stages = max(1, math.ceil(math.log2(len(top))))
+        size = max(1, len(samples) // stages)
+        alive = list(range(len(top)))
+        totals = [0.0] * len(top)
+        start = 0
+        for stage in range(stages):
+            end = len(samples) if stage == stages - 1 else min(len(samples), start + size)
+            more = self.look_totals(top, alive, samples[start:end])
+            for j in alive:
+                totals[j] += more[j]
+            start = end
+            alive.sort(key=lambda j: (-totals[j], j))
+            alive = alive[:(len(alive) + 1) // 2] if stage < stages - 1 else alive[:1]
+            if len(alive) == 1:
+                break
+        return alive[0]
 
     def look_ahead(self, r: Position) -> float:
         """Play on to the end of the seat's own turns this round (``round_ahead``: of

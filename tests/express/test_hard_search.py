@@ -115,3 +115,42 @@ def test_hard_spends_counts_not_seconds(monkeypatch) -> None:
     for name in ("time", "monotonic", "perf_counter", "process_time"):
         monkeypatch.setattr(time, name, lambda: float(next(clock)))
     assert {ph: choose(v, "hard", 2, s) for ph, (v, s) in views.items()} == kept
+
+
+def test_halving_looks_longest_at_the_best_and_drops_the_weak_early(monkeypatch) -> None:
+    """Bot.halve: stages of equal sample counts, the better half going on; the candidate
+    left is the best by its sum over every sample, and weak ones stop after one stage."""
+    import dataclasses
+
+    level = dataclasses.replace(HARD, halving=True)
+    view, seat = _by_phase(_hard_game_views(2, 12, 30))["a"]
+    b = Bot(level, parse_position(view), seat, random.Random(1))
+    worth = [0.1, 0.9, 0.5, 0.7, 0.3, 0.8, 0.2, 0.6, 0.4, 0.0]  # by candidate
+    looked: list[int] = []
+
+    def fake(self, top, which, samples):  # type: ignore[no-untyped-def]
+        looked.extend(j for j in which for _ in samples)
+        return [worth[j] * len(samples) if j in which else 0.0 for j in range(len(top))]
+
+    monkeypatch.setattr(Bot, "look_totals", fake)
+    top = [f"t{j}" for j in range(10)]
+    samples = [b.view] * 64
+    assert b.halve(top, samples) == 1
+    # 4 stages of 16 samples: 10, 5, 3 and 2 candidates
+    assert len(looked) == 16 * (10 + 5 + 3) + 16 * 2
+    assert looked.count(1) == 64 and looked.count(0) == 16 and looked.count(9) == 16
+
+
+def test_hard_with_halving_is_a_function_of_the_view() -> None:
+    import dataclasses
+
+    from express import bot
+
+    level = dataclasses.replace(HARD, name="hhalf", halving=True)
+    view, seat = _by_phase(_hard_game_views(2, 77, 30))["a"]
+    first = Bot(level, parse_position(view), seat,
+                random.Random(bot_seed(3, "hhalf", seat, view))).decide()
+    again = Bot(level, parse_position(view), seat,
+                random.Random(bot_seed(3, "hhalf", seat, view))).decide()
+    assert first == again and first in bot.legal_turns(determinize(view, random.Random(1)),
+                                                       blind=True)
