@@ -83,15 +83,17 @@ class Level:
     plan_dets: int = 0  # determinizations a shortlisted plan is simulated on (0: none)
     pick_dets: int = 0  # determinizations a character's plans are simulated on (0: none)
     halving: bool = False  # the look-ahead halves its candidates in stages (Bot.halve)
+    turn_sims: int = 0  # at most this many look-ahead rounds a turn (0: dets × candidates)
 
 
 EASY = Level("easy", mistakes=0.3, full_eval=False, dets=0, top_k=0, plan_beam=0,
              plan_all_cards=False, pick_search=False, rel=0.0)
 MEDIUM = Level("medium", mistakes=0.0, full_eval=True, dets=0, top_k=0, plan_beam=1,
                plan_all_cards=False, pick_search=False, rel=0.0)
-HARD = Level("hard", mistakes=0.0, full_eval=True, dets=16, top_k=8, plan_beam=6,
+HARD = Level("hard", mistakes=0.0, full_eval=True, dets=48, top_k=10, plan_beam=6,
              plan_all_cards=True, pick_search=True, rel=0.6, diverse=True,
-             round_ahead=True, likely_plans=True, plan_top=6, plan_dets=16, pick_dets=8)
+             round_ahead=True, likely_plans=True, plan_top=6, plan_dets=48, pick_dets=24,
+             turn_sims=500)
 #: The Hard of issue #30 (before #31's search), kept for comparison in the tournament
 #: command only (``hard1``); it is not a level of the site (:data:`LEVELS`).
 HARD1 = Level("hard1", mistakes=0.0, full_eval=True, dets=3, top_k=5, plan_beam=3,
@@ -487,12 +489,21 @@ class Bot:
         top = self.shortlist(ranked)
         # Drawn before any look-ahead: the look-ahead itself draws nothing, so this is
         # the order of drawing one sample per round of the loop.
-        samples = [p] + [self.sample() for _ in range(lv.dets - 1)]
+        samples = [p] + [self.sample() for _ in range(self.turn_dets(len(top)) - 1)]
         if lv.halving:
             return top[self.halve(top, samples)]
         totals = self.look_totals(top, range(len(top)), samples)
         best = max(range(len(top)), key=lambda j: (totals[j], -j))
         return top[best]
+
+    def turn_dets(self, candidates: int) -> int:
+        """Determinizations for a turn's look-ahead: ``dets``, fewer when ``turn_sims``
+        would be passed (many candidates: the worst case of the decision time), never
+        under 8."""
+        lv = self.level
+        if not lv.turn_sims or lv.halving:
+            return lv.dets
+        return max(8, min(lv.dets, lv.turn_sims // candidates))
 
     def look_totals(self, top: list[str], which: Sequence[int],
                     samples: Sequence[Position]) -> list[float]:
