@@ -27,7 +27,12 @@ The levels (figures in docs/express-balance.md):
   outcome scored against the strongest other seat. Plans: a beam search over all nine
   cards (an upgrade can make a higher card usable later in the round) gives a shortlist,
   each plan played through the round on the same determinizations; the best mean.
-  Characters: that plan evaluation under each character. ``hard1`` is the Hard before
+  Characters: that plan evaluation under each character. Budget (``HARD``): 48
+  determinizations for a turn's 10 best outcomes and its best turn to each other end
+  space, at most 500 simulated rounds a turn (``turn_sims``: fewer determinizations when
+  there are many candidates, the worst case of the decision time); 48 for each of 6
+  shortlisted plans, 24 for a character's 3. ``halving`` (sequential halving of the
+  turn candidates) exists for tuning and is off: measured, it did no better. ``hard1`` is the Hard before
   issue #31 (a look-ahead to the end of its own turns, the beam's plan on one
   determinization), kept for the tournament command's comparisons; it is not a level.
 

@@ -154,3 +154,41 @@ def test_hard_with_halving_is_a_function_of_the_view() -> None:
                 random.Random(bot_seed(3, "hhalf", seat, view))).decide()
     assert first == again and first in bot.legal_turns(determinize(view, random.Random(1)),
                                                        blind=True)
+
+
+def test_a_turn_looks_ahead_at_most_turn_sims_rounds(monkeypatch) -> None:
+    """Many candidates get fewer determinizations (the worst case of the decision time):
+    the rounds simulated for a turn are the candidates × ``turn_dets``, never more than
+    ``turn_sims`` unless 8 a candidate already are."""
+    views = [(v, s) for v, s in _hard_game_views(2, 12, 60)
+             if parse_position(v).phase == "a"]
+    rounds: list[int] = []
+    asked: list[int] = []
+    play_round, turn_dets = Bot.play_round, Bot.turn_dets
+
+    def counted(self, r):  # type: ignore[no-untyped-def]
+        rounds.append(1)
+        return play_round(self, r)
+
+    def noted(self, candidates):  # type: ignore[no-untyped-def]
+        asked.append(candidates)
+        return turn_dets(self, candidates)
+
+    monkeypatch.setattr(Bot, "play_round", counted)
+    monkeypatch.setattr(Bot, "turn_dets", noted)
+    looked = 0
+    for view, seat in views:
+        rounds.clear()
+        asked.clear()
+        b = Bot(HARD, parse_position(view), seat,
+                random.Random(bot_seed(1, "hard", seat, view)))
+        b.decide()
+        if asked:
+            looked += 1
+            cands = asked[0]
+            assert len(rounds) == cands * turn_dets(b, cands)
+            assert len(rounds) <= max(HARD.turn_sims, 8 * cands)
+    assert looked >= 5
+    b = Bot(HARD, parse_position(views[0][0]), views[0][1], random.Random(1))
+    assert turn_dets(b, 5) == HARD.dets and turn_dets(b, 40) == HARD.turn_sims // 40
+    assert turn_dets(b, 200) == 8

@@ -10,7 +10,8 @@ from express.moves import legal
 from express.tournament import check_pairing, play_game
 
 
-def test_it_plays_a_whole_game_with_legal_decisions_from_its_view():
+def test_it_plays_a_whole_game_with_legal_decisions_from_its_view(monkeypatch):
+    monkeypatch.setattr(yardstick, "MAX_CANDIDATES", 6)  # the rules, not the strength
     game = Game.new(2, 11)
     while not game.over:
         p = game.position
@@ -41,6 +42,7 @@ def test_a_seat_without_a_decision_or_a_finished_game_is_refused():
 
 def test_tournaments_take_it_as_mc(monkeypatch):
     monkeypatch.setattr(yardstick, "PLAYOUTS", 4)  # the rules, not the strength
+    monkeypatch.setattr(yardstick, "MAX_CANDIDATES", 4)
     assert check_pairing("hard-mc") == "hard-mc"
     result = play_game(("mc", "easy"), 7)
     assert result.levels == ("mc", "easy") and result.cpu["mc"]
