@@ -32,9 +32,10 @@ The levels (figures in docs/express-balance.md):
   space, at most 500 simulated rounds a turn (``turn_sims``: fewer determinizations when
   there are many candidates, the worst case of the decision time); 48 for each of 6
   shortlisted plans, 24 for a character's 3. ``halving`` (sequential halving of the
-  turn candidates) exists for tuning and is off: measured, it did no better. ``hard1`` is the Hard before
-  issue #31 (a look-ahead to the end of its own turns, the beam's plan on one
-  determinization), kept for the tournament command's comparisons; it is not a level.
+  turn candidates) is there for tuning and off: in small matches against the yardstick
+  it did no better (docs/express-bots.md). ``hard1`` is the Hard before issue #31 (a
+  look-ahead to the end of its own turns, the beam's plan on one determinization), kept
+  for the tournament command's comparisons; it is not a level.
 
 Speed never changes a decision. Within one decision the bot remembers seat values
 (:meth:`Bot.worth`) and the one-ply choices of the look-ahead and the plan search
