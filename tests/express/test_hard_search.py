@@ -177,10 +177,13 @@ def test_a_turn_looks_ahead_at_most_turn_sims_rounds(monkeypatch) -> None:
     monkeypatch.setattr(Bot, "play_round", counted)
     monkeypatch.setattr(Bot, "turn_dets", noted)
     looked = 0
+    import dataclasses
+
+    level = dataclasses.replace(HARD, turn_work=0)  # that cap: the next test
     for view, seat in views:
         rounds.clear()
         asked.clear()
-        b = Bot(HARD, parse_position(view), seat,
+        b = Bot(level, parse_position(view), seat,
                 random.Random(bot_seed(1, "hard", seat, view)))
         b.decide()
         if asked:
@@ -192,3 +195,32 @@ def test_a_turn_looks_ahead_at_most_turn_sims_rounds(monkeypatch) -> None:
     b = Bot(HARD, parse_position(views[0][0]), views[0][1], random.Random(1))
     assert turn_dets(b, 5) == HARD.dets and turn_dets(b, 40) == HARD.turn_sims // 40
     assert turn_dets(b, 200) == 8
+
+
+def test_a_turn_stops_sampling_once_its_work_passes_turn_work(monkeypatch) -> None:
+    """A count of candidate turns scored, not a clock: with a tiny ``turn_work`` the
+    look-ahead stops after 8 samples, every candidate having seen the same ones; with
+    none it sees all of them."""
+    import dataclasses
+
+    view, seat = _by_phase(_hard_game_views(2, 12, 30))["a"]
+    rounds: list[int] = []
+    play_round = Bot.play_round
+
+    def counted(self, r):  # type: ignore[no-untyped-def]
+        rounds.append(1)
+        return play_round(self, r)
+
+    monkeypatch.setattr(Bot, "play_round", counted)
+
+    def looked(level) -> int:  # type: ignore[no-untyped-def]
+        rounds.clear()
+        b = Bot(level, parse_position(view), seat,
+                random.Random(bot_seed(1, "hard", seat, view)))
+        b.decide()
+        return len(rounds)
+
+    full = looked(dataclasses.replace(HARD, turn_work=0))
+    capped = looked(dataclasses.replace(HARD, turn_work=1))
+    assert full > capped > 0
+    assert capped * HARD.dets == full * 8  # 8 samples of 48, for every candidate
