@@ -107,3 +107,17 @@ def fresh_live_limits():
     warm.clear()
     presence.reset()
     yield
+
+
+@pytest.fixture(autouse=True)
+def celery_join_flag_clear():
+    """Each test starts with Celery's "a join would block" flag clear. An eager
+    `apply_async` sets it for the task's run and puts back what it found, but the flag is
+    one per process, not per thread: two eager tasks overlapping in a live server's threads
+    (two seats' plans, each waking a bot) can put it back the wrong way round and leave it
+    set, and a later test's `result.get()` then fails with "Never call result.get() within
+    a task!" (CI, stop 36; tests/games/test_eager_flag.py). The site never joins a result."""
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+

@@ -24,8 +24,11 @@ from games import services
 from games.actors import Actor
 from notifications import choices, push
 from notifications.models import Kind, PushSubscription
+from tests.games.bot_support import eager
 from tests.games.support import new_game
 from tests.notifications.support import correspondence_game, play
+
+__all__ = ["eager"]  # a fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -46,16 +49,6 @@ def vapid(settings):
     settings.WEBPUSH_VAPID_PUBLIC_KEY = b64url(public)
     settings.WEBPUSH_CONTACT = "mailto:admin@example.com"
     return b64url(public)
-
-
-@pytest.fixture
-def eager():
-    from cargosite.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before
 
 
 class PushService:
