@@ -35,8 +35,9 @@ from express.game import Game
 from express.moves import legal
 from express.rules import CARDS, CURRENT_RULES, RULES_VERSIONS
 
-PLAYERS = ("random", "easy", "medium", "hard", "hard1", "mc")
-# mc: the yardstick (express.yardstick); hard1: the Hard of issue #30, for comparison only
+PLAYERS = ("random", "novice", "easy", "medium", "hard", "hard1", "mc")
+# mc: the yardstick (express.yardstick); novice: the yardstick on a newcomer's budget
+# (yardstick.NOVICE_PLAYOUTS); hard1: the Hard of issue #30, for comparison only
 DEFAULT_PAIRINGS = ("easy-random", "medium-easy", "hard-medium")
 
 
@@ -143,6 +144,9 @@ def play_game(levels: tuple[str, ...], seed: int, pairing: str = "", index: int 
             start = time.process_time()
             if who == "mc":  # the yardstick (express.yardstick), from its view alone
                 token = yardstick.choose(game.view(seat), seat, seed)
+            elif who == "novice":
+                token = yardstick.choose(game.view(seat), seat, seed,
+                                         playouts=yardstick.NOVICE_PLAYOUTS)
             else:
                 token = choose(game.view(seat), who, seed, seat)
             cpu[who].append(time.process_time() - start)

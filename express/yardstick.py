@@ -46,6 +46,11 @@ from express.position import Position
 from express.rules import CARD_CLASS, CARDS, CONTRACTS, engineer_any_colour
 
 PLAYOUTS = 700  # per decision (the issue's yardstick: about 700, ≈ 0.7 CPU-s)
+#: The tournament's ``novice``: a newcomer who knows the rules and tries a few lines at
+#: random before each decision, the measure of "Easy is beatable by a beginner" (issue
+#: #31). Halving gives every candidate at least one playout a stage, so a decision among
+#: 48 candidates takes about 95.
+NOVICE_PLAYOUTS = 50
 MAX_CANDIDATES = 48
 MARGIN_WEIGHT = 0.01  # a point of margin against a win: a tiebreak between equal chances
 SIGN_CHANCE = 0.25  # a playout turn with nothing to move signs this often (deck allowing)

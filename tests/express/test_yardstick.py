@@ -139,3 +139,18 @@ def test_it_reads_only_its_view():
     assert other != game.position and format_position(other, seat) == game.view(seat)
     assert yardstick.choose(format_position(other, seat), seat, 5, playouts=40) == \
         yardstick.choose(game.view(seat), seat, 5, playouts=40)
+
+
+def test_the_novice_is_the_yardstick_on_a_newcomers_budget(monkeypatch):
+    monkeypatch.setattr(yardstick, "MAX_CANDIDATES", 8)
+    calls = []
+    value = yardstick._playout_value
+    monkeypatch.setattr(yardstick, "_playout_value",
+                        lambda *args: calls.append(1) or value(*args))
+    game = Game.new(2, 5)
+    seat = game.position.to_move()[0]
+    yardstick.choose(game.view(seat), seat, 1, playouts=yardstick.NOVICE_PLAYOUTS)
+    novice, calls[:] = len(calls), []
+    yardstick.choose(game.view(seat), seat, 1)
+    assert novice <= yardstick.NOVICE_PLAYOUTS < len(calls) <= yardstick.PLAYOUTS
+    assert check_pairing("novice-easy") == "novice-easy"
