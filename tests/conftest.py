@@ -120,4 +120,3 @@ def celery_join_flag_clear():
     from celery._state import _set_task_join_will_block
 
     _set_task_join_will_block(False)
-
