@@ -14,8 +14,9 @@ determinizations, beam widths and candidate counts, never seconds.
 The levels (figures in docs/express-balance.md):
 
 - **Easy**: one-ply greedy over the turns, scored by a plain evaluation (points now, cars
-  on the train, the engine), with seeded mistakes (a uniformly random candidate some of
-  the time); plans of three usable cards at random; random picks and swaps.
+  on the train, the engine), with seeded mistakes (a uniformly random candidate in 60% of
+  its turns, so that a newcomer wins: docs/express-bots.md, "Easy against a beginner");
+  plans of three usable cards at random; random picks and swaps.
 - **Medium**: one-ply over every turn with the full evaluation (set progress, contract
   progress, time left); plans by a greedy search over the usable cards (each card's best
   turn, simulated on one determinization with the other seats standing still); random
@@ -94,7 +95,7 @@ class Level:
     # candidate turns scored (0: never), once it has 8 samples
 
 
-EASY = Level("easy", mistakes=0.3, full_eval=False, dets=0, top_k=0, plan_beam=0,
+EASY = Level("easy", mistakes=0.6, full_eval=False, dets=0, top_k=0, plan_beam=0,
              plan_all_cards=False, pick_search=False, rel=0.0)
 MEDIUM = Level("medium", mistakes=0.0, full_eval=True, dets=0, top_k=0, plan_beam=1,
                plan_all_cards=False, pick_search=False, rel=0.0)
