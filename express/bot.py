@@ -19,8 +19,9 @@ The levels (figures in docs/express-balance.md):
   plans of three usable cards at random; random picks and swaps.
 - **Medium**: one-ply over every turn with the full evaluation (set progress, contract
   progress, time left); plans by a greedy search over the usable cards (each card's best
-  turn, simulated on one determinization with the other seats standing still); random
-  characters; swaps by mobility.
+  turn, simulated on one determinization with the other seats standing still); characters
+  by that plan search under each character left (issue #31: Medium between Easy and Hard
+  against the yardstick, docs/express-bots.md); swaps by mobility.
 - **Hard** (issue #31): the Medium evaluation as a prior, then for the best few candidates
   a determinized look-ahead to the end of the round: many determinizations (the other
   seats' hidden plans drawn among the cards they can use), every seat played to the end of
@@ -98,7 +99,7 @@ class Level:
 EASY = Level("easy", mistakes=0.6, full_eval=False, dets=0, top_k=0, plan_beam=0,
              plan_all_cards=False, pick_search=False, rel=0.0)
 MEDIUM = Level("medium", mistakes=0.0, full_eval=True, dets=0, top_k=0, plan_beam=1,
-               plan_all_cards=False, pick_search=False, rel=0.0)
+               plan_all_cards=False, pick_search=True, rel=0.0)
 HARD = Level("hard", mistakes=0.0, full_eval=True, dets=48, top_k=10, plan_beam=6,
              plan_all_cards=True, pick_search=True, rel=0.6, diverse=True,
              round_ahead=True, likely_plans=True, plan_top=6, plan_dets=48, pick_dets=24,
