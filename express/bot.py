@@ -15,7 +15,7 @@ The levels (figures in docs/express-balance.md):
 
 - **Easy**: one-ply greedy over the turns, scored by a plain evaluation (points now, cars
   on the train, the engine), with seeded mistakes (a uniformly random candidate in 60% of
-  its turns, so that a newcomer wins: docs/express-bots.md, "Easy against a beginner");
+  its turns, so that a newcomer wins: docs/express-bots.md, "Easy: more mistakes");
   plans of three usable cards at random; random picks and swaps.
 - **Medium**: one-ply over every turn with the full evaluation (set progress, contract
   progress, time left); plans by a greedy search over the usable cards (each card's best
