@@ -33,7 +33,10 @@ The levels (figures in docs/express-balance.md):
   determinizations for a turn's 10 best outcomes and its best turn to each other end
   space, at most 500 simulated rounds a turn (``turn_sims``: fewer determinizations when
   there are many candidates, the worst case of the decision time); 48 for each of 6
-  shortlisted plans, 24 for a character's 3. ``halving`` (sequential halving of the
+  shortlisted plans, 24 for a character's 3. A turn's look-ahead stops early once it has
+  scored 50,000 candidate turns, a plan's simulated rounds once they have scored 40,000
+  (``turn_work``, ``plan_work``; counts, so a decision stays a function of the view): the
+  rare decision that would otherwise take seconds. ``halving`` (sequential halving of the
   turn candidates) is there for tuning and off: in small matches against the yardstick
   it did no better (docs/express-bots.md). ``hard1`` is the Hard before issue #31 (a
   look-ahead to the end of its own turns, the beam's plan on one determinization), kept
@@ -94,6 +97,7 @@ class Level:
     turn_sims: int = 0  # at most this many look-ahead rounds a turn (0: dets × candidates)
     turn_work: int = 0  # a turn's look-ahead stops after the sample that passes this many
     # candidate turns scored (0: never), once it has 8 samples
+    plan_work: int = 0  # the same for the simulated rounds of a plan decision's shortlist
 
 
 EASY = Level("easy", mistakes=0.6, full_eval=False, dets=0, top_k=0, plan_beam=0,
@@ -103,7 +107,7 @@ MEDIUM = Level("medium", mistakes=0.0, full_eval=True, dets=0, top_k=0, plan_bea
 HARD = Level("hard", mistakes=0.0, full_eval=True, dets=48, top_k=10, plan_beam=6,
              plan_all_cards=True, pick_search=True, rel=0.6, diverse=True,
              round_ahead=True, likely_plans=True, plan_top=6, plan_dets=48, pick_dets=24,
-             turn_sims=500, turn_work=50_000)
+             turn_sims=500, turn_work=50_000, plan_work=40_000)
 #: The Hard of issue #30 (before #31's search), kept for comparison in the tournament
 #: command only (``hard1``); it is not a level of the site (:data:`LEVELS`).
 HARD1 = Level("hard1", mistakes=0.0, full_eval=True, dets=3, top_k=5, plan_beam=3,
@@ -301,7 +305,7 @@ class Bot:
         for c in options:
             fills = [self.with_character(q, c) for q in samples]
             plans = self.plan_shortlist(fills[0], beam=lv.plan_beam, top=lv.plan_top // 2)
-            v = max(self.plan_mean(seq, fills) for seq in plans)
+            v = max(self.plan_means(plans, fills))
             if v > best_v:
                 best, best_v = c, v
         return best
@@ -341,20 +345,31 @@ class Bot:
         lv = self.level
         samples = [self.round_start(self.sample()) for _ in range(lv.plan_dets)]
         plans = self.plan_shortlist(samples[0], beam=lv.plan_beam, top=lv.plan_top)
-        means = [self.plan_mean(seq, samples) for seq in plans]
+        means = self.plan_means(plans, samples, work=lv.plan_work)
         return plans[max(range(len(plans)), key=lambda j: (means[j], -j))]
 
-    def plan_mean(self, seq: tuple[str, ...], samples: list[Position]) -> float:
-        """The mean value, relative to the strongest other seat, at the end of the round's
-        action phase played from each sample with the seat's plan ``seq``: the seat's
-        turns greedily, the others by the one-ply policy."""
-        total = 0.0
+    def plan_means(self, plans: list[tuple[str, ...]], samples: list[Position],
+                   work: int = 0) -> list[float]:
+        """For each plan, the mean value, relative to the strongest other seat, at the end
+        of the round's action phase played from each sample with the seat's plan: the
+        seat's turns greedily, the others by the one-ply policy.
+
+        ``work``: as in :meth:`look_totals`, stop after the first sample (from the 8th on)
+        that takes the turns scored past this count; every plan has seen the same samples.
+        Where it matters: a 3-seat round whose turns each weigh a thousand or more
+        candidates (3.1 CPU-s for one plan decision, measured; docs/express-bots.md)."""
+        totals = [0.0] * len(plans)
+        start, seen = self.scored, 0
         for q in samples:
-            r = q.copy()
-            r.plans[self.seat - 1] = list(seq)
-            r.phase, r.k = "a", 0
-            total += self.play_round(r)
-        return total / len(samples)
+            for j, seq in enumerate(plans):
+                r = q.copy()
+                r.plans[self.seat - 1] = list(seq)
+                r.phase, r.k = "a", 0
+                totals[j] += self.play_round(r)
+            seen += 1
+            if work and seen >= 8 and self.scored - start > work:
+                break
+        return [t / max(1, seen) for t in totals]
 
     def plan_shortlist(self, q: Position, beam: int, top: int) -> list[tuple[str, ...]]:
         """The best ``top`` plans of the beam search on ``q`` (best first)."""

@@ -224,3 +224,34 @@ def test_a_turn_stops_sampling_once_its_work_passes_turn_work(monkeypatch) -> No
     capped = looked(dataclasses.replace(HARD, turn_work=1))
     assert full > capped > 0
     assert capped * HARD.dets == full * 8  # 8 samples of 48, for every candidate
+
+
+def test_a_plan_stops_sampling_once_its_work_passes_plan_work(monkeypatch) -> None:
+    """The plan decision's simulated rounds, capped as a turn's are: with a tiny
+    ``plan_work`` every shortlisted plan sees the same first 8 samples; with none, all of
+    them. An ordinary plan decision is far under Hard's cap, so the cap changes nothing
+    there (the same plan as without it)."""
+    import dataclasses
+
+    view, seat = _by_phase(_hard_game_views(3, 12, 40))["p"]
+    rounds: list[int] = []
+    play_round = Bot.play_round
+
+    def counted(self, r):  # type: ignore[no-untyped-def]
+        rounds.append(1)
+        return play_round(self, r)
+
+    monkeypatch.setattr(Bot, "play_round", counted)
+
+    def planned(level) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+        rounds.clear()
+        b = Bot(level, parse_position(view), seat,
+                random.Random(bot_seed(1, "hard", seat, view)))
+        plan = b.decide()
+        return len(rounds), plan
+
+    full, plan = planned(dataclasses.replace(HARD, plan_work=0))
+    capped, _ = planned(dataclasses.replace(HARD, plan_work=1))
+    assert full > capped > 0
+    assert capped * HARD.plan_dets == full * 8  # 8 samples of 48, for every plan
+    assert planned(HARD) == (full, plan)
