@@ -152,10 +152,14 @@ def cmd_tournament(args: argparse.Namespace) -> Any:
     jobs = _count(args.jobs, "--jobs")
     seed = parse_seed(args.seed)
     rules = check_rules(args.rules)
+    first = _count(args.first, "--first", low=0)
+    if first >= games:
+        raise ExpressError(f"bad --first {first}: games are numbered 0 to {games - 1}")
     results = run(pairings, players, games, seed, jobs, progress=args.progress,
-                  save=args.save, rules=rules)
+                  save=args.save, rules=rules, first=first)
+    start = f" --first {first}" if first else ""
     return (f"# python -m express tournament --pairings {','.join(pairings)} --players "
-            f"{players} --games {games} --seed {seed} --jobs {jobs} --rules {rules}\n"
+            f"{players} --games {games}{start} --seed {seed} --jobs {jobs} --rules {rules}\n"
             f"{report(results)}")
 
 
@@ -222,7 +226,8 @@ def _parser() -> _Parser:
                                           "--rules": CURRENT_RULES})
     for name, run, defaults in (
             ("tournament", cmd_tournament,
-             {"--pairings": "easy-random,medium-easy,hard-medium", "--players": "3"}),
+             {"--pairings": "easy-random,medium-easy,hard-medium", "--players": "3",
+              "--first": "0"}),  # --first: go on with a stopped run (tournament.run)
             ("balance", cmd_balance, {"--level": "hard", "--players": "3"})):
         p = sub.add_parser(name, allow_abbrev=False, help=HELP[name], description=HELP[name])
         for option, value in {**defaults, "--games": "100", "--seed": "1",

@@ -228,8 +228,11 @@ def load(paths: Iterable[str]) -> list[GameResult]:
 
 def run(pairings: Iterable[str], players: int, games: int, seed: int = 1, jobs: int = 1,
         progress: bool = False, save: str | None = None,
-        rules: str = CURRENT_RULES) -> list[GameResult]:
-    tasks = [(pr, players, i, seed, rules) for pr in pairings for i in range(games)]
+        rules: str = CURRENT_RULES, first: int = 0) -> list[GameResult]:
+    """Games ``first`` to ``games - 1`` of each pairing: a game's deal and seats depend on
+    its index and the seed alone, so a stopped run saved with ``save`` goes on with
+    ``first`` at the count it reached."""
+    tasks = [(pr, players, i, seed, rules) for pr in pairings for i in range(first, games)]
     return _run(_pairing_task, tasks, jobs, progress, save)
 
 

@@ -74,3 +74,22 @@ def test_bad_arguments_exit_2_with_json(args: list[str]) -> None:
     out = run_cli(args)
     assert out.returncode == 2
     assert set(json.loads(out.stdout)) == {"error", "at"}
+
+
+def test_first_goes_on_with_a_stopped_run_game_for_game(tmp_path) -> None:
+    """A game's deal and seats follow from its index and the seed alone: games 1–2 of a
+    run started at ``--first 1`` are games 1–2 of the whole run."""
+    whole = run(["easy-random"], 2, 3, seed=5)
+    rest = run(["easy-random"], 2, 3, seed=5, first=1)
+    def game(r) -> dict:  # type: ignore[no-untyped-def]
+        return {k: v for k, v in json.loads(r.to_json()).items() if k != "cpu"}
+
+    assert [game(r) for r in rest] == [game(r) for r in whole[1:]]
+    save = tmp_path / "rest.jsonl"
+    out = run_cli(["tournament", "--pairings", "easy-random", "--players", "2",
+                   "--games", "3", "--first", "2", "--seed", "5", "--save", str(save)])
+    assert out.returncode == 0, out.stdout
+    assert "--games 3 --first 2 --seed 5" in out.stdout.decode()
+    assert [json.loads(line)["index"] for line in save.read_text().splitlines()] == [2]
+    bad = run_cli(["tournament", "--pairings", "easy-random", "--games", "3", "--first", "3"])
+    assert bad.returncode == 2 and "--first" in json.loads(bad.stdout)["error"]
