@@ -197,13 +197,9 @@ def test_a_turn_looks_ahead_at_most_turn_sims_rounds(monkeypatch) -> None:
     assert turn_dets(b, 200) == 8
 
 
-def test_a_turn_stops_sampling_once_its_work_passes_turn_work(monkeypatch) -> None:
-    """A count of candidate turns scored, not a clock: with a tiny ``turn_work`` the
-    look-ahead stops after 8 samples, every candidate having seen the same ones; with
-    none it sees all of them."""
-    import dataclasses
-
-    view, seat = _by_phase(_hard_game_views(2, 12, 30))["a"]
+def _rounds_and_decision(monkeypatch, view: str, seat: int):  # type: ignore[no-untyped-def]
+    """A function of a level: the simulated rounds (``Bot.play_round`` calls) its decision
+    on ``view`` took, and the decision."""
     rounds: list[int] = []
     play_round = Bot.play_round
 
@@ -213,45 +209,33 @@ def test_a_turn_stops_sampling_once_its_work_passes_turn_work(monkeypatch) -> No
 
     monkeypatch.setattr(Bot, "play_round", counted)
 
-    def looked(level) -> int:  # type: ignore[no-untyped-def]
+    def decided(level) -> tuple[int, str]:  # type: ignore[no-untyped-def]
         rounds.clear()
         b = Bot(level, parse_position(view), seat,
                 random.Random(bot_seed(1, "hard", seat, view)))
-        b.decide()
-        return len(rounds)
+        token = b.decide()
+        return len(rounds), token
 
-    full = looked(dataclasses.replace(HARD, turn_work=0))
-    capped = looked(dataclasses.replace(HARD, turn_work=1))
-    assert full > capped > 0
-    assert capped * HARD.dets == full * 8  # 8 samples of 48, for every candidate
+    return decided
 
 
-def test_a_plan_stops_sampling_once_its_work_passes_plan_work(monkeypatch) -> None:
-    """The plan decision's simulated rounds, capped as a turn's are: with a tiny
-    ``plan_work`` every shortlisted plan sees the same first 8 samples; with none, all of
-    them. An ordinary plan decision is far under Hard's cap, so the cap changes nothing
-    there (the same plan as without it)."""
+@pytest.mark.parametrize("phase, seats, cap, samples", [
+    ("a", 2, "turn_work", HARD.dets),  # a turn's look-ahead
+    ("p", 3, "plan_work", HARD.plan_dets),  # a plan's simulated rounds
+])
+def test_a_search_stops_sampling_once_its_work_passes_its_cap(monkeypatch, phase, seats,
+                                                              cap, samples) -> None:
+    """A count of candidate turns scored, not a clock: with a tiny cap a turn's look-ahead
+    (``turn_work``) or a plan's simulated rounds (``plan_work``) stop after 8 samples,
+    every candidate or shortlisted plan having seen the same ones; with none they see all
+    of them. An ordinary decision is far under Hard's caps: the same decision, the same
+    work as without them."""
     import dataclasses
 
-    view, seat = _by_phase(_hard_game_views(3, 12, 40))["p"]
-    rounds: list[int] = []
-    play_round = Bot.play_round
-
-    def counted(self, r):  # type: ignore[no-untyped-def]
-        rounds.append(1)
-        return play_round(self, r)
-
-    monkeypatch.setattr(Bot, "play_round", counted)
-
-    def planned(level) -> tuple[int, str]:  # type: ignore[no-untyped-def]
-        rounds.clear()
-        b = Bot(level, parse_position(view), seat,
-                random.Random(bot_seed(1, "hard", seat, view)))
-        plan = b.decide()
-        return len(rounds), plan
-
-    full, plan = planned(dataclasses.replace(HARD, plan_work=0))
-    capped, _ = planned(dataclasses.replace(HARD, plan_work=1))
+    view, seat = _by_phase(_hard_game_views(seats, 12, 40))[phase]
+    decided = _rounds_and_decision(monkeypatch, view, seat)
+    full, token = decided(dataclasses.replace(HARD, **{cap: 0}))
+    capped, _ = decided(dataclasses.replace(HARD, **{cap: 1}))
     assert full > capped > 0
-    assert capped * HARD.plan_dets == full * 8  # 8 samples of 48, for every plan
-    assert planned(HARD) == (full, plan)
+    assert capped * samples == full * 8  # 8 samples of 48, for every candidate
+    assert decided(HARD) == (full, token)
