@@ -352,24 +352,18 @@ class Bot:
                    work: int = 0) -> list[float]:
         """For each plan, the mean value, relative to the strongest other seat, at the end
         of the round's action phase played from each sample with the seat's plan: the
-        seat's turns greedily, the others by the one-ply policy.
+        seat's turns greedily, the others by the one-ply policy. ``work``: as in
+        :meth:`sampled_totals` (a 3-seat round whose turns each weigh a thousand or more
+        candidates: 3.1 CPU-s for one plan decision, measured; docs/express-bots.md)."""
+        def round_with(j: int, q: Position) -> float:
+            r = q.copy()
+            r.plans[self.seat - 1] = list(plans[j])
+            r.phase, r.k = "a", 0
+            return self.play_round(r)
 
-        ``work``: as in :meth:`look_totals`, stop after the first sample (from the 8th on)
-        that takes the turns scored past this count; every plan has seen the same samples.
-        Where it matters: a 3-seat round whose turns each weigh a thousand or more
-        candidates (3.1 CPU-s for one plan decision, measured; docs/express-bots.md)."""
-        totals = [0.0] * len(plans)
-        start, seen = self.scored, 0
-        for q in samples:
-            for j, seq in enumerate(plans):
-                r = q.copy()
-                r.plans[self.seat - 1] = list(seq)
-                r.phase, r.k = "a", 0
-                totals[j] += self.play_round(r)
-            seen += 1
-            if work and seen >= 8 and self.scored - start > work:
-                break
-        return [t / max(1, seen) for t in totals]
+        totals, seen = self.sampled_totals(len(plans), range(len(plans)), samples,
+                                           round_with, work)
+        return [t / seen for t in totals]
 
     def plan_shortlist(self, q: Position, beam: int, top: int) -> list[tuple[str, ...]]:
         """The best ``top`` plans of the beam search on ``q`` (best first)."""
@@ -535,25 +529,36 @@ class Bot:
     def look_totals(self, top: list[str], which: Sequence[int],
                     samples: Sequence[Position], work: int = 0) -> list[float]:
         """For each candidate of ``top`` (those in ``which``; others 0), the sum of its
-        look-ahead values over ``samples``.
+        look-ahead values over ``samples``; ``work``: as in :meth:`sampled_totals`."""
+        def look(j: int, q: Position) -> float:
+            r = q.copy()
+            play_unchecked(r, top[j])
+            return self.look_ahead(r)
+
+        return self.sampled_totals(len(top), which, samples, look, work)[0]
+
+    def sampled_totals(self, count: int, which: Sequence[int], samples: Sequence[Position],
+                       value: Callable[[int, Position], float], work: int = 0
+                       ) -> tuple[list[float], int]:
+        """For each of ``count`` choices (those in ``which``; others 0), the sum of
+        ``value(choice, sample)`` over ``samples``, sample by sample; and the samples seen.
 
         ``work``: stop after the first sample (from the 8th on) that takes the candidate
-        turns scored past this count. Every candidate has then seen the same samples, so
-        the sums still compare; a count, not a clock, so the decision stays a function of
-        the view. Where it matters: a Manager with a full yard and two open contracts has
-        a thousand or more fulfil combinations a turn, and the look-ahead's own turns
-        score them all at every simulated turn (4.2 s for one decision, measured).
+        turns scored past this count. Every choice has then seen the same samples, so the
+        sums still compare; a count, not a clock, so the decision stays a function of the
+        view. Where it matters: a Manager with a full yard and two open contracts has a
+        thousand or more fulfil combinations a turn, and the look-ahead's own turns score
+        them all at every simulated turn (4.2 s for one decision, measured).
         """
-        totals = [0.0] * len(top)
-        start = self.scored
-        for k, q in enumerate(samples, 1):
+        totals = [0.0] * count
+        start, seen = self.scored, 0
+        for q in samples:
             for j in which:
-                r = q.copy()
-                play_unchecked(r, top[j])
-                totals[j] += self.look_ahead(r)
-            if work and k >= 8 and self.scored - start > work:
+                totals[j] += value(j, q)
+            seen += 1
+            if work and seen >= 8 and self.scored - start > work:
                 break
-        return totals
+        return totals, seen
 
     def halve(self, top: list[str], samples: list[Position]) -> int:
         """Sequential halving over the candidates: the samples cut into as many equal

@@ -81,6 +81,7 @@ def test_first_goes_on_with_a_stopped_run_game_for_game(tmp_path) -> None:
     run started at ``--first 1`` are games 1–2 of the whole run."""
     whole = run(["easy-random"], 2, 3, seed=5)
     rest = run(["easy-random"], 2, 3, seed=5, first=1)
+
     def game(r) -> dict:  # type: ignore[no-untyped-def]
         return {k: v for k, v in json.loads(r.to_json()).items() if k != "cpu"}
 
