@@ -363,7 +363,7 @@ class Bot:
 
         totals, seen = self.sampled_totals(len(plans), range(len(plans)), samples,
                                            round_with, work)
-        return [t / seen for t in totals]
+        return [t / max(1, seen) for t in totals]
 
     def plan_shortlist(self, q: Position, beam: int, top: int) -> list[tuple[str, ...]]:
         """The best ``top`` plans of the beam search on ``q`` (best first)."""
