@@ -13,6 +13,11 @@ tests/profile/test_achievements.py. Icons name a symbol in templates/accounts/_i
 
 A voided game takes back what it earned; what the member's record still earns is earned
 again, by their latest counting game.
+
+Tournament achievements (`Achievement.tournament`: first tournament, podium, win) are
+earned by a tournament's end, its own event: `tournaments.signals.tournament_finished`
+(after commit, every game of it ended) with each member's final place; their test reads
+`TournamentFacts` (the place), and the row has no game. Any game's tournament counts.
 """
 
 from __future__ import annotations
@@ -79,8 +84,17 @@ class Achievement:
     name: str
     description: str
     icon: str
-    test: Callable[[Facts], bool]
+    test: Callable[[Any], bool]  # over `Facts`, or `TournamentFacts` for a tournament's
     record: bool = False  # earned by the member's record, not by one game alone
+    tournament: bool = False  # earned by a tournament's end, not by a game
+
+
+@dataclass(frozen=True)
+class TournamentFacts:
+    """What a tournament achievement's test may look at: the member's final place among
+    those who played (1 = first; level entrants of a Swiss share it)."""
+
+    place: int
 
 
 def _beat(level: str) -> Callable[[Facts], bool]:
@@ -135,7 +149,14 @@ ACHIEVEMENTS: list[Achievement] = [
                 lambda f: f.win_run >= 5, record=True),
     Achievement("days_7", "Week on the dock", "Play on seven Pacific days in a row.",
                 "calendar", lambda f: f.day_run >= 7, record=True),
+    Achievement("first_tournament", "On the circuit", "Play a tournament to its end.",
+                "bracket", lambda f: True, tournament=True),
+    Achievement("tournament_podium", "Podium finish", "Finish a tournament in the top three.",
+                "podium", lambda f: f.place <= 3, tournament=True),
+    Achievement("tournament_win", "Champion", "Win a tournament (first place, shared or not).",
+                "trophy", lambda f: f.place == 1, tournament=True),
 ]
+GAME_ACHIEVEMENTS = [a for a in ACHIEVEMENTS if not a.tournament]
 BY_KEY = {a.key: a for a in ACHIEVEMENTS}
 assert len(BY_KEY) == len(ACHIEVEMENTS), "achievement keys must be unique"
 
@@ -146,7 +167,8 @@ def award(row: GameStats, candidates: list[Achievement] | None = None) -> list[s
     held = set(EarnedAchievement.objects.filter(user_id=row.user_id)
                .values_list("key", flat=True))
     facts = Facts(row)
-    earned = [a.key for a in (candidates or ACHIEVEMENTS) if a.key not in held and a.test(facts)]
+    earned = [a.key for a in (candidates or GAME_ACHIEVEMENTS)
+              if a.key not in held and a.test(facts)]
     if not earned:
         return []
     EarnedAchievement.objects.bulk_create(
@@ -166,6 +188,28 @@ def take_back(game: Game) -> None:
                   .order_by("-finished_at", "-id").first())
         if latest is not None:
             award(latest, [a for a in ACHIEVEMENTS if a.record])
+
+
+def award_tournament(user_id: int, place: int, finished_at: Any) -> list[str]:
+    """Award the tournament achievements a final `place` earns that the member does not
+    hold yet (no game: the tournament's end earned them); the keys newly stored."""
+    held = set(EarnedAchievement.objects.filter(user_id=user_id)
+               .values_list("key", flat=True))
+    facts = TournamentFacts(place)
+    earned = [a.key for a in ACHIEVEMENTS
+              if a.tournament and a.key not in held and a.test(facts)]
+    EarnedAchievement.objects.bulk_create(
+        [EarnedAchievement(user_id=user_id, key=key, earned_at=finished_at) for key in earned],
+        ignore_conflicts=True)
+    return earned
+
+
+def tournament_finished(sender: Any, *, tournament: Any, places: dict[int, int],
+                        **kwargs: Any) -> None:
+    """`tournaments.signals.tournament_finished` (after commit): each placed member's
+    tournament achievements."""
+    for user_id, place in places.items():
+        award_tournament(user_id, place, tournament.finished_at)
 
 
 @on_game_end("accounts.achievements", Stage.AFTER_COMMIT, order=20)

@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from cargosite.admin_views import ReadOnlyAdmin
+from common.admin_views import ReadOnlyAdmin
 
 from .models import Player
 
@@ -20,7 +20,7 @@ class PlayerAdmin(ReadOnlyAdmin):
         return super().get_queryset(request).select_related("user").prefetch_related(
             "user__ratings")
 
-    @admin.display(description="ratings (rankings.Rating, per game type and kind)")
+    @admin.display(description="ratings (rankings.Rating, per game type and system)")
     def ratings(self, player: Player) -> str:
-        rows = sorted(player.user.ratings.all(), key=lambda r: (r.game_type, r.kind))
-        return ", ".join(f"{r.game_type} {r.kind} {r.value} ({r.games})" for r in rows) or "-"
+        rows = sorted(player.user.ratings.all(), key=lambda r: (r.game_type, r.system))
+        return ", ".join(f"{r.game_type} {r.system} {r.value} ({r.games})" for r in rows) or "-"

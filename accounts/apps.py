@@ -9,6 +9,7 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from cargosite import checks  # noqa: F401  (the site's deploy checks)
-
         from . import achievements, stats  # noqa: F401  (register the game-end handlers)
+        from .signals import connect
+
+        connect()

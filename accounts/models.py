@@ -1,6 +1,6 @@
 """A member's row beside Django's user (one per user, made on first need), and the profile's
 per-game facts and achievements. A member's ratings are `rankings.models.Rating` rows, one
-per game type and rating kind, written only by `rankings.ratings`."""
+per game type and rating system, written only by `rankings.ratings`."""
 
 from django.conf import settings
 from django.db import models
@@ -20,30 +20,32 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.user} ({self.rating})"
 
-    def _cargo_connect(self, kind: str) -> tuple[int, int]:
+    def _default_game(self, system: str) -> tuple[int, int]:
+        """(rating, games) of this rating system in the default game (DEFAULT_GAME_KIND)."""
         from rankings.models import Rating
 
-        row = (Rating.objects.filter(user_id=self.user_id, game_type="cargo-connect", kind=kind)
+        row = (Rating.objects.filter(user_id=self.user_id, game_type=settings.DEFAULT_GAME_KIND,
+                                     system=system)
                .values_list("value", "games").first())
         return row if row is not None else (START_RATING, 0)
 
     @property
     def rating(self) -> int:
-        """Cargo Connect's Elo rating."""
-        return self._cargo_connect("elo")[0]
+        """The default game's Elo rating (Cargo Connect's)."""
+        return self._default_game("elo")[0]
 
     @property
     def rated_games(self) -> int:
-        return self._cargo_connect("elo")[1]
+        return self._default_game("elo")[1]
 
     @property
     def bot_rating(self) -> int:
-        """Cargo Connect's vs CargoBot rating (docs/bot-games.md)."""
-        return self._cargo_connect("vs_cargobot")[0]
+        """The default game's vs-bot rating (Cargo Connect's vs CargoBot, docs/bot-games.md)."""
+        return self._default_game("vs_cargobot")[0]
 
     @property
     def bot_games(self) -> int:
-        return self._cargo_connect("vs_cargobot")[1]
+        return self._default_game("vs_cargobot")[1]
 
 
 class GameStats(models.Model):
@@ -72,7 +74,7 @@ class GameStats(models.Model):
     opponent_resigned = models.BooleanField(default=False)
     termination = models.CharField(max_length=10)
     finished_at = models.DateTimeField()
-    day = models.DateField()  # the Pacific day of finished_at (cargosite.timezones)
+    day = models.DateField()  # the Pacific day of finished_at (common.timezones)
 
     # From the events: AppCons unloaded by shape, chits, the audit's Rust, cards played.
     shape_o = models.PositiveSmallIntegerField(default=0)

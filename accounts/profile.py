@@ -1,5 +1,7 @@
 """The profile page's queries: a member's ratings with their history, record by mode,
-shapes and cards, streaks, achievements, head-to-head and games. Read from the per-game
+shapes and cards, streaks, achievements, tournament results (read from
+`tournaments.results`: their finished tournaments with their place), head-to-head and
+games. Read from the per-game
 `GameStats` rows, the rating history in `rankings`, and the games' seats for the lists;
 never from live-play code, never by replaying games. Every query is bounded: a profile with
 thousands of games costs the same number of queries as one with ten.
@@ -29,13 +31,14 @@ from django.db.models import (
     When,
 )
 
-from games.kinds import KindError, get_kind
+from games.kinds import GameKind, KindError, default_kind, get_kind
 from games.models import Game, Seat
 from rankings.boards import TITLES
 from rankings.elo import START_RATING
 from rankings.models import BotRatingChange, Rating, RatingChange
 from rankings.multiplayer import provisional
-from rankings.ratings import CARGO_CONNECT, member_ratings
+from rankings.ratings import VS_CARGOBOT, member_ratings, online_system
+from tournaments.results import member_results, member_totals
 
 from .achievements import ACHIEVEMENTS
 from .charts import line_chart
@@ -77,38 +80,49 @@ def profile(user: Any, viewer: Any = None, vs: Any = None) -> dict[str, Any]:
         "other_games": other_games(user),
         "streaks": streaks_of(user),
         "cabinet": _cabinet(user),
+        "tournaments": member_results(user),
+        "tournament_totals": member_totals(user),
         "opponents": _opponents(stats),
         "versus": _versus(user, other) if other is not None else None,
         "recent": [row_of(game, user) for game in _games(user)[:RECENT]],
     }
 
 
-# Cargo Connect's two cards, always shown (the start rating before a first game), with their
-# keys of before ratings were kept per game type.
-CARGO_CONNECT_CARDS = (
-    ("elo", "elo", "Elo rating", "online games against people"),
-    ("vs_cargobot", "bot", "vs CargoBot rating", "casual games against CargoBot"),
-)
+def default_game_cards(kind: GameKind) -> list[tuple[str, str, str, str]]:
+    """The default game's cards, always shown (the start rating before a first game), as
+    (rating system, card key, label, note): its online rating, and its vs-bot rating if its
+    bots have fixed ratings. Cargo Connect's keep their keys of before ratings were kept per
+    game type ("elo", "bot")."""
+    method = online_system(kind.key)
+    cards = [(method, "elo" if method == "elo" else method, TITLES.get(method, method),
+              "online games against people")]
+    if kind.bot_ratings:
+        cards.append((VS_CARGOBOT, "bot", f"vs {kind.bots_name} rating",
+                      f"casual games against {kind.bots_name}"))
+    return cards
+
 NOTES = {"elo": "rated online games", "openskill": "rated online games",
          "vs_cargobot": "casual games against CargoBot"}
 
 
 def _ratings(user: Any) -> list[dict[str, Any]]:
-    """A card per rating the member has, each game type's: Cargo Connect's Elo and vs
-    CargoBot ratings always, then every other type's rating the member has a row of. Two
-    queries whatever the number of types: the rows, and every history in one."""
-    rows = {(r.game_type, r.kind): r for r in member_ratings(user)}
+    """A card per rating the member has, each game type's: the default game's (Cargo
+    Connect's Elo and vs CargoBot ratings) always, then every other type's rating the member
+    has a row of. Two queries whatever the number of types: the rows, and every history in
+    one."""
+    rows = {(r.game_type, r.system): r for r in member_ratings(user)}
     series = _histories(user)
+    first = default_kind().key
     cards = []
-    for kind, key, label, note in CARGO_CONNECT_CARDS:
-        cards.append(_card(rows.get((CARGO_CONNECT, kind)), key, label, note,
-                           series.get((CARGO_CONNECT, kind), [])))
-    for (game_type, kind), row in rows.items():
-        if game_type == CARGO_CONNECT:
+    for system, key, label, note in default_game_cards(default_kind()):
+        cards.append(_card(rows.get((first, system)), key, label, note,
+                           series.get((first, system), [])))
+    for (game_type, system), row in rows.items():
+        if game_type == first:
             continue
-        label = f"{_type_name(game_type)}: {TITLES.get(kind, kind)}"
-        cards.append(_card(row, f"{game_type}-{kind}", label, NOTES.get(kind, ""),
-                           series.get((game_type, kind), [])))
+        label = f"{_type_name(game_type)}: {TITLES.get(system, system)}"
+        cards.append(_card(row, f"{game_type}-{system}", label, NOTES.get(system, ""),
+                           series.get((game_type, system), [])))
     return cards
 
 
@@ -130,22 +144,22 @@ def _card(row: Rating | None, key: str, label: str, note: str, changes: list[tup
 
 
 def _histories(user: Any) -> dict[tuple[str, str], list[tuple[int, int]]]:
-    """Every rating history of the member, (before, after) in order, by (game type, kind):
+    """Every rating history of the member, (before, after) in order, by (game type, system):
     the online history (Elo, or OpenSkill where it has mu) and the vs CargoBot one, in one
     query."""
     online = RatingChange.objects.filter(user=user).annotate(
         gt=F("game__game_type"),
-        kind=Case(When(mu_before__isnull=True, then=Value("elo")),
-                  default=Value("openskill"), output_field=CharField()),
-    ).order_by().values_list("before", "after", "created_at", "id", "gt", "kind")
+        system=Case(When(mu_before__isnull=True, then=Value("elo")),
+                    default=Value("openskill"), output_field=CharField()),
+    ).order_by().values_list("before", "after", "created_at", "id", "gt", "system")
     bot = BotRatingChange.objects.filter(user=user).annotate(
         gt=F("game__game_type"),
-        kind=Value("vs_cargobot", output_field=CharField()),
-    ).order_by().values_list("before", "after", "created_at", "id", "gt", "kind")
+        system=Value("vs_cargobot", output_field=CharField()),
+    ).order_by().values_list("before", "after", "created_at", "id", "gt", "system")
     out: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    for before, after, _, _, game_type, kind in online.union(bot, all=True).order_by(
+    for before, after, _, _, game_type, system in online.union(bot, all=True).order_by(
             "created_at", "id"):
-        out.setdefault((game_type, kind), []).append((before, after))
+        out.setdefault((game_type, system), []).append((before, after))
     return out
 
 

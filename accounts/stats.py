@@ -20,14 +20,15 @@ from typing import Any
 
 from django.db import transaction
 
-from cargosite.timezones import pacific_today
+from common.timezones import pacific_today
 from games.kinds import get_kind
+from games.kinds.cargo_connect import CARGO_CONNECT
 from games.models import Game, Seat, Turn
 from games.results import Ending, Stage, on_game_end
 
 from .models import GameStats, SeatStats
 
-GAME_TYPE = "cargo-connect"
+GAME_TYPE = CARGO_CONNECT.key  # GameStats rows are Cargo Connect's: AppCons, chits, cards
 COUNTED_MODES = (Game.Mode.ONLINE, Game.Mode.BOT)
 SHAPES = "OTJLSZI"  # the seven AppCons, in the rulebook's order
 CARDS = "SLPDR"  # the five Shipping Protocols, by their notation letter

@@ -1,6 +1,6 @@
 """Streaks, from a member's `GameStats` rows (online and casual games only): the current and
 best win streak (a draw or a loss ends one), and the days-played streak in Pacific days
-(`cargosite.timezones`: a day starts at midnight in SITE_DAY_TZ, across daylight-saving
+(`common.timezones`: a day starts at midnight in SITE_DAY_TZ, across daylight-saving
 changes). A days streak is current while its last day is today or yesterday."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cargosite.timezones import pacific_today
+from common.timezones import pacific_today
 from games.models import Seat
 
 from .models import GameStats

@@ -1,10 +1,11 @@
 """Usernames that cannot pass for someone else's.
 
-A username is stored in Unicode NFKC form (fullwidth `ａｌｉｃｅ` becomes `alice`) and is
-unique without regard to case. Its *skeleton* is what it looks like: NFKC, case-folded,
-then every character replaced by the ASCII letter or digit it can be mistaken for
-(Cyrillic `а` for `a`, `１` for `1`), and digits by the letter they resemble (`0` → `o`,
-`1` → `l`), mapped before case folding as well as after (a capital `I` looks like `l`);
+A username is stored in Unicode NFKC form (fullwidth `ａｌｉｃｅ` becomes `alice`), without
+invisible characters or stacks of combining marks (`common.text.visible`, the same as
+the chat's), and is unique without regard to case. Its *skeleton* is what it looks like:
+NFKC, case-folded, then every character replaced by the ASCII letter or digit it can be
+mistaken for (Cyrillic `а` for `a`, `１` for `1`), and digits by the letter they resemble
+(`0` → `o`, `1` → `l`), mapped before case folding as well as after (a capital `I` looks like `l`);
 letters that a sequence passes for are written as the sequence (`m` as `rn`, `w` as `vv`,
 `d` as `cl`: `SEQUENCES`). The look-alike table is the Unicode confusables data as shipped
 by the maintained `confusable-homoglyphs` package; only the sequences `vv` and `cl`, which
@@ -20,12 +21,14 @@ from functools import cache
 
 from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
 
+from common.text import visible
+
 PLAIN = set(string.ascii_lowercase + string.digits)
 
 
 def normalise(username: str) -> str:
     """The form a username is stored in."""
-    return unicodedata.normalize("NFKC", username).strip()
+    return visible(username).strip()
 
 
 @cache

@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from cargosite.errors import styled_404
+from common.errors import styled_404
 
 from . import profile as queries
 

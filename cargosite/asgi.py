@@ -21,15 +21,18 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from cargosite import logs  # noqa: E402
+from cargosite.beat import EmbeddedBeat  # noqa: E402
 from cargosite.origins import SameOriginValidator  # noqa: E402
+from cargosite.routing import websocket_urlpatterns  # noqa: E402
 from cargosite.socket_session import socket_auth_stack  # noqa: E402
 from cargosite.unavailable import SocketDatabaseGuard  # noqa: E402
 from games.actors import GuestMiddleware  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
 
 logs.install()  # one line, not a traceback, for invalid UTF-8 frames and a Redis outage
 
-application = ProtocolTypeRouter(
+# EmbeddedBeat: the periodic tasks in this process when there is no worker (EMBEDDED_BEAT,
+# by default without REDIS_URL), from the lifespan startup (cargosite/beat.py).
+application = EmbeddedBeat(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # GuestMiddleware: a signed-out visitor's session plays its games against CargoBot.
@@ -37,4 +40,4 @@ application = ProtocolTypeRouter(
             socket_auth_stack(GuestMiddleware(URLRouter(websocket_urlpatterns)))
         )),
     }
-)
+))

@@ -8,7 +8,7 @@ each. Here a process's group sends to one host are queued and sent by one task, 
 are waiting at once in one write (`PUBLISH`, `PUBLISH`, … then one read of each
 reply): in order, as before, and each caller still learns whether its message went
 (the turn's sender is acknowledged directly when the group did not get the frame,
-games/broadcast.py).
+games/frames/broadcast.py).
 
 channels_redis reads its subscription with `get_message(timeout=0.1)`: a timeout context
 entered and left for every message, and a wake-up every 0.1 s while nothing comes. Here

@@ -1,6 +1,6 @@
 """The site navigation. Each entry names a URL; an entry whose URL is not wired up yet is
 left out, so a page appears in the nav as soon as its issue adds the route. For a signed-in
-member, the header's "N waiting": how many of their games wait for them (games.waiting,
+member, the header's "N waiting": how many of their games wait for them (games.tables.waiting,
 one query, made only when a page's header asks for it)."""
 
 from typing import Any
@@ -9,12 +9,13 @@ from django.db import DatabaseError
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 
-from games.waiting import waiting_count
+from games.tables.waiting import waiting_count
 
 NAV_ITEMS = [
     ("Play", "games:index"),
     ("Puzzles", "puzzles:index"),
     ("Rankings", "rankings:index"),
+    ("Tournaments", "tournaments:index"),
     ("How to play", "howto"),
 ]
 USER_NAV_ITEMS = [

@@ -1,9 +1,11 @@
-"""The home page's data: for a member, the Play buttons' choices, their games in progress,
-today's Daily Challenge, this week's puzzles and who is online; for a visitor, the landing
-page's few facts. Each part asks the app that owns it. This week's puzzles are the week the
-Puzzles page serves, `schedule.current_week()`: on a fresh install (no worker, nothing
-published) the first of the two pages opened this week generates and publishes it, so the
-home page never says "not published" while /puzzles/ shows puzzles (issue #27)."""
+"""The home page's data: for a member, the Play box (each game kind's section, side by side,
+the default game first: its template and context are the kind's own, `GameKind.home_play`;
+this module names no game), their games in progress, today's Daily Challenge, this week's
+puzzles and who is online; for a visitor, the landing page's few facts and each kind's card
+(`GameKind.home_hero`). Each part asks the app that owns it. This week's puzzles are
+the week the Puzzles page serves, `schedule.current_week()`: on a fresh install (no worker,
+nothing published) the first of the two pages opened this week generates and publishes it,
+so the home page never says "not published" while /puzzles/ shows puzzles (issue #27)."""
 
 from __future__ import annotations
 
@@ -14,20 +16,17 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from cargosite.howto import board as howto_board
-from games import presence
 from games.actors import Actor
-from games.forms import DEFAULT_SEEK, SEEK_CHOICES
-from games.kinds import get_kind
-from games.waiting import waiting_games
+from games.frames import presence
+from games.kinds import GameKind, all_kinds, first_kinds_first
+from games.tables.forms import seek_choices, seek_default
+from games.tables.waiting import waiting_games
 from puzzles import progress, schedule
 from puzzles.daily import clock as daily_clock
 from puzzles.daily import services as daily
 from puzzles.models import DAY_NAMES
 from puzzles.records import WEEK_SCHEDULE
-from rankings.elo import BOT_RATINGS
 
-CARGO_CONNECT = "cargo-connect"
 MAX_ONLINE_NAMES = 24
 MAX_IN_PROGRESS = 20  # the home page's share of the list; /games/waiting has all
 
@@ -42,18 +41,35 @@ class PuzzleDay:
     state: str  # "solved", "tried", "new", "opens on its day", "not published"
 
 
-def quick_play_choices() -> list[dict[str, Any]]:
-    """One Play button per choice: its label and the seek options it posts. A time control
-    (issue #15's clocks) becomes one more key in `options` and a second row of buttons."""
-    kind = get_kind(CARGO_CONNECT)
-    return [{"label": f"{n}×{n}", "options": {"size": n}, "standard": n == 8}
-            for n in kind.sizes]  # type: ignore[attr-defined]
+@dataclass(frozen=True)
+class KindPart:
+    """A game kind's part of the home page: its own template (`GameKind.home_play_template`
+    or `home_hero_template`), included with `context` under one name (`play`, `hero`)."""
+
+    template: str
+    context: dict[str, Any]
 
 
-def bot_levels() -> list[dict[str, Any]]:
-    kind = get_kind(CARGO_CONNECT)
-    return [{"level": level, "name": kind.bot_name(level), "rating": BOT_RATINGS[level]}
-            for level in kind.bot_levels]
+def _home_kinds() -> list[GameKind]:
+    return first_kinds_first(all_kinds())  # the default game first, as the lobby
+
+
+def play_sections() -> list[KindPart]:
+    """A member's Play box: each kind's section, with its time controls as the quick
+    pairing's pills show them (their short names, "3+2", "1 day": the lobby spells them
+    out). A kind without `home_play_template` has none."""
+    return [KindPart(kind.home_play_template, {
+        **kind.home_play(),
+        "time_choices": [(code, label.split(" · ")[0].removesuffix(" per turn"))
+                         for code, label in seek_choices(kind)],
+        "time_default": seek_default(kind),
+    }) for kind in _home_kinds() if kind.home_play_template]
+
+
+def hero_cards() -> list[KindPart]:
+    """The landing page's hero: each kind's card (none without `home_hero_template`)."""
+    return [KindPart(kind.home_hero_template, kind.home_hero())
+            for kind in _home_kinds() if kind.home_hero_template]
 
 
 def week_days(user: Any) -> list[PuzzleDay]:
@@ -93,7 +109,7 @@ def daily_today(actor: Actor | None) -> dict[str, Any]:
 
 
 def online_members(exclude: int | None = None) -> dict[str, Any]:
-    """Members seen in the last few minutes (games/presence.py says how)."""
+    """Members seen in the last few minutes (games/frames/presence.py says how)."""
     try:
         ids = presence.online_ids()
     except Exception:  # the presence store is down: the page still renders
@@ -107,12 +123,7 @@ def online_members(exclude: int | None = None) -> dict[str, Any]:
 
 def member_home(user: Any) -> dict[str, Any]:
     return {
-        "quick_play": quick_play_choices(),
-        # the pills' short names ("3+2", "1 day"): the lobby spells them out
-        "quick_time_choices": [(code, label.split(" · ")[0].removesuffix(" per turn"))
-                               for code, label in SEEK_CHOICES],
-        "quick_time_default": DEFAULT_SEEK,
-        "bot_levels": bot_levels(),
+        "play_sections": play_sections(),
         "in_progress": waiting_games(user)[:MAX_IN_PROGRESS],
         "daily": daily_today(Actor.member(user)),
         "week": week_days(user),
@@ -120,16 +131,9 @@ def member_home(user: Any) -> dict[str, Any]:
     }
 
 
-# The landing page's still from a shift in progress: rows from the top in the notation's
-# letters ("B" Blue core, "O" Orange core, "x" an Empty Can, "." open space).
-DEMO_SHIFT = ["......", "......", "..O...", ".BOB..", "xxOB.O", "xxBOBO"]
-
-
 def visitor_home() -> dict[str, Any]:
-    """The landing page asks nothing of the database. Its demo bay is drawn by the server
-    like How to play's boards (`howto.board`, templates/games/_mini_bay.html, game.css's
-    modules), so its pieces are the game's: Blue round, Orange a diamond (issue #27)."""
+    """The landing page asks nothing of the database: each kind's card (Cargo Connect's
+    with its demo bay, drawn by the server) and the size of today's Daily Challenge."""
     return {"daily": {"size": daily_clock.size_of(daily_clock.today()),
                       "url": reverse("daily:today")},
-            "demo": howto_board(DEMO_SHIFT, label="A 6×6 Cargo Bay mid-shift: Blue and "
-                                                  "Orange cores and Empty Cans")}
+            "hero_cards": hero_cards()}

@@ -2,7 +2,9 @@
 one line, not a traceback per frame or per second (docs/production.md, "Faults").
 
 - uvicorn logs a traceback for every text frame that is not UTF-8 (the connection is
-  closed with 1007 anyway): kept as one warning line without the traceback.
+  closed with 1007 anyway): kept as one warning line without the traceback, at most one a
+  minute (a client could send thousands), each frame counted in /metrics
+  (`cargo_invalid_utf8_frames_total`, games/frames/metrics.py; issue #42, point 6).
 - channels_redis logs a traceback for every socket that closes while Redis is down
   ("cleaning-up channel"): the first is kept as one line, the rest are dropped until a
   minute has passed. Its pub/sub reader's message ("receive task") is filtered the same
@@ -22,6 +24,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 INVALID_UTF8 = "Invalid UTF-8 sequence received from client."
 PUBSUB_RECEIVE = "Unexpected exception in receive task"
@@ -30,12 +33,15 @@ PUBSUB_CLEANUP = "Unexpected exception while cleaning-up channel"
 
 class OneLine(logging.Filter):
     """Records whose message starts with `prefix` lose their traceback and become warnings;
-    with `every` seconds set, only one such record passes in that time."""
+    with `every` seconds set, only one such record passes in that time. `count`, if given,
+    is called for every such record, passed or dropped."""
 
-    def __init__(self, prefix: str, every: float = 0.0) -> None:
+    def __init__(self, prefix: str, every: float = 0.0,
+                 count: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.prefix = prefix
         self.every = every
+        self.count = count
         self.last = float("-inf")
         self.dropped = 0
         self.lock = threading.Lock()
@@ -43,6 +49,8 @@ class OneLine(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if not str(record.msg).startswith(self.prefix):
             return True
+        if self.count is not None:
+            self.count()
         with self.lock:
             now = time.monotonic()
             if self.every and now - self.last < self.every:
@@ -89,7 +97,7 @@ class DatabaseDown(logging.Filter):
         self.lock = threading.Lock()
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from games.protocol import DATABASE_DOWN, database_down_line
+        from games.frames.protocol import DATABASE_DOWN, database_down_line
 
         error = record.exc_info[1] if record.exc_info else None
         if not isinstance(error, DATABASE_DOWN):
@@ -119,7 +127,10 @@ def install() -> None:
     if _installed:
         return
     _installed = True
-    logging.getLogger("uvicorn.error").addFilter(OneLine(INVALID_UTF8))
+    from games.frames.metrics import invalid_utf8_frame
+
+    logging.getLogger("uvicorn.error").addFilter(OneLine(INVALID_UTF8, every=60.0,
+                                                        count=invalid_utf8_frame))
     pubsub = logging.getLogger("channels_redis.pubsub")
     pubsub.addFilter(OneLine(PUBSUB_RECEIVE, every=60.0))
     pubsub.addFilter(OneLine(PUBSUB_CLEANUP, every=60.0))

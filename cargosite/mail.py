@@ -3,7 +3,7 @@
 With DEBUG off and no EMAIL_HOST, Django's console backend would write every message into
 the ASGI processes' logs: password-reset links and sign-up confirmations, which grant
 access to whoever reads the log. `NoMailBackend` sends nothing and logs one line per
-message, with its subject only (no body, no address). `cargosite.checks` refuses a
+message, with its subject only (no body, no address). `common.checks` refuses a
 deployment whose backend writes messages where a log reader sees them.
 """
 

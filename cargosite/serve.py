@@ -2,7 +2,7 @@
 
     python -m cargosite.serve --port 8001          # or --uds /run/cargo/asgi-1.sock
 
-- `ws_max_size` is the protocol's frame limit (games.limits.MAX_FRAME_BYTES): a bigger
+- `ws_max_size` is the protocol's frame limit (games.sockets.limits.MAX_FRAME_BYTES): a bigger
   WebSocket message is refused by the server (close 1009) before it is read, instead of
   being buffered up to uvicorn's default 16 MiB;
 - `proxy_headers` with `forwarded_allow_ips`: behind nginx, the client's address and
@@ -27,7 +27,7 @@ from typing import Any
 def uvicorn_options() -> dict[str, Any]:
     from django.conf import settings
 
-    from games.limits import MAX_FRAME_BYTES
+    from games.sockets.limits import MAX_FRAME_BYTES
 
     return {
         "ws_max_size": MAX_FRAME_BYTES,
@@ -56,12 +56,35 @@ def main(argv: list[str] | None = None) -> None:
 
     from cargosite.asgi import application  # Django set up: what `tune_gc` freezes
 
+    say_connection_bound()
     tune_gc()
     if settings.METRICS_ENABLED:
-        from games.metrics import watch_gc
+        from games.frames.metrics import watch_gc
 
         watch_gc()
     uvicorn.run(application, lifespan="off", **where, **uvicorn_options())
+
+
+def say_connection_bound() -> None:
+    """One line at start: how many PostgreSQL connections this process may hold (its pool's
+    and the fast path's on the event loop; cargosite/settings.py, issue #42), to size
+    PostgreSQL's max_connections by (docs/production.md, "Database connections")."""
+    import logging
+
+    from django.conf import settings
+
+    log = logging.getLogger("cargosite.serve")
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        return
+    bound = settings.DB_CONNECTIONS_PER_PROCESS
+    if bound is None:
+        log.warning("no connection pool (DJANGO_DB_POOL=0): each request opens a PostgreSQL "
+                    "connection of its own; only a pooler in front of PostgreSQL bounds them")
+        return
+    loop = settings.LIVE_LOOP_CONNECTIONS if settings.LIVE_FAST_PATH else 0
+    log.info("PostgreSQL: this process holds at most %d connections (a pool of %d to %d, "
+             "and %d on the event loop)", bound, settings.DB_POOL_MIN_SIZE,
+             settings.DB_POOL_MAX_SIZE, loop)
 
 
 def tune_gc() -> None:

@@ -43,6 +43,16 @@ def envint(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
 
 
+def envfloat(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number") from None
+
+
 def envlist(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name, "").strip()
     if not value:
@@ -136,13 +146,16 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "axes",
+    "common",  # the apps' shared layer (common/__init__.py)
     "accounts",
     "games",
     "puzzles.daily",
     "puzzles",
     "rankings",
+    "tournaments",
     "chat",
     "notifications",
+    "api",  # the public API under /api/ (docs/api.md)
 ]
 
 MIDDLEWARE = [
@@ -154,11 +167,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "games.presence.OnlineMiddleware",  # who is online (games/presence.py)
+    "games.frames.presence.OnlineMiddleware",  # who is online (games/frames/presence.py)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "cargosite.errors.SiteNotFoundMiddleware",  # every 404 the site's page, DEBUG or not
+    "common.errors.SiteNotFoundMiddleware",  # every 404 the site's page, DEBUG or not
     "axes.middleware.AxesMiddleware",  # last: turns an axes lockout into its response
 ]
 
@@ -192,6 +205,10 @@ DATABASES = {
     else {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The game the site offers first (the lobby's first seek form, the home page's quick play,
+# a rankings page without ?type=): a registered kind's key (games.kinds.default_kind).
+DEFAULT_GAME_KIND = os.environ.get("DEFAULT_GAME_KIND", "cargo-connect").strip()
 
 # Redis: channel layer, Celery broker and results, and the cache, when REDIS_URL is set.
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
@@ -238,8 +255,17 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# The public API's limits (api/limits.py; docs/api.md): (requests, seconds), per address
+# (every request, before its token is read) and per token.
+API_LIMIT_PER_ADDRESS = (envint("API_LIMIT_PER_ADDRESS", 600), 60)
+API_LIMIT_PER_TOKEN = (envint("API_LIMIT_PER_TOKEN", 300), 60)
+# The NDJSON export's rows fetched per round trip (a server-side cursor on PostgreSQL).
+API_EXPORT_CHUNK = envint("API_EXPORT_CHUNK", 200)
+# A live stream's keep-alive: an empty line after this many seconds of quiet (api/live.py).
+API_STREAM_KEEPALIVE = envfloat("API_STREAM_KEEPALIVE", 7.0)
+
 HEALTHZ_TIMEOUT_SECONDS = envint("HEALTHZ_TIMEOUT_SECONDS", 3)
-# /metrics (games/metrics.py): off unless asked for; with a token, only for a bearer of it.
+# /metrics (games/frames/metrics.py): off unless asked for; with a token, only for a bearer of it.
 METRICS_ENABLED = envbool("METRICS_ENABLED", False)
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
 # Live play: threads per process for WebSocket service calls on PostgreSQL
@@ -252,17 +278,91 @@ LIVE_LOOP_CONNECTIONS = envint("LIVE_LOOP_CONNECTIONS", 4)
 # Games a process keeps loaded between turns (games.fast.warm), the least recently played
 # dropped; 0 keeps none. A finer switch under LIVE_FAST_PATH (off, none are kept).
 LIVE_WARM_GAMES = envint("LIVE_WARM_GAMES", 5000)
+# Game frames after a socket's first state carry a diff of the state its client holds
+# (games.frames.diffs, issue #45); 0 sends every frame's state whole (the page takes both).
+# Measured (docs/logs/live-play.md, session 26): Cargo Express's bytes a decision a socket
+# 5,283 -> 471, its ASGI CPU a decision 3.3-3.4 -> 4.5-4.9 ms.
+LIVE_FRAME_DIFFS = envbool("LIVE_FRAME_DIFFS", True)
+# Finished games' replays kept per process as JSON text (games.records.history,
+# `finished_replays`), in bytes; 0 keeps none.
+REPLAY_CACHE_BYTES = envint("REPLAY_CACHE_BYTES", 64 * 1024 * 1024)
 # The production server's garbage collector (cargosite/serve.py, `tune_gc`): the objects
 # made while starting frozen out of the collector's sight, and a young generation this many
 # container objects wide (Python's own: 700). 0 leaves Python's defaults. A finer switch
 # under LIVE_FAST_PATH (off, Python's defaults).
 LIVE_GC_YOUNG = envint("LIVE_GC_YOUNG", 50_000)
-# What one client address may ask of one process (games/limits.py): units a second shared by
+# What one client address may ask of one process (games/sockets/limits.py): units a second shared by
 # its sockets (a frame costs 1, a `sync` more by what it sends back), and how many anonymous
 # spectator sockets it, and one game, may have open.
 LIVE_ADDRESS_UNITS_PER_SECOND = envint("LIVE_ADDRESS_UNITS_PER_SECOND", 60)
 LIVE_ANONYMOUS_PER_ADDRESS = envint("LIVE_ANONYMOUS_PER_ADDRESS", 20)
 LIVE_ANONYMOUS_PER_GAME = envint("LIVE_ANONYMOUS_PER_GAME", 500)
+
+# PostgreSQL connections: a bound per process, whatever the load (issue #42, point 1;
+# docs/production.md, "Database connections"). Under ASGI every request runs on a thread of
+# its own and Django's connections are per thread: kept (CONN_MAX_AGE > 0) they piled up, one
+# per thread, until PostgreSQL refused everyone. With the pool (psycopg_pool, through
+# Django's OPTIONS["pool"]; on by default when DEBUG is off) a request borrows a connection
+# and gives it back when it ends, and a process never holds more than DJANGO_DB_POOL_MAX_SIZE
+# of them, plus the live fast path's LIVE_LOOP_CONNECTIONS on its event loop. A request
+# that finds every connection busy for DJANGO_DB_POOL_TIMEOUT seconds is answered 503 with
+# Retry-After (cargosite/unavailable.py), a socket's call an `unavailable` error. Celery's
+# processes take no pool (cargosite/celery.py: Celery closes the connection after each task,
+# one task at a time per child).
+DB_POOL = envbool("DJANGO_DB_POOL", not DEBUG)
+DB_POOL_MIN_SIZE = envint("DJANGO_DB_POOL_MIN_SIZE", 2)
+DB_POOL_MAX_SIZE = envint("DJANGO_DB_POOL_MAX_SIZE", 10)
+DB_POOL_TIMEOUT = envfloat("DJANGO_DB_POOL_TIMEOUT", 2.0)
+# A connection lost (PostgreSQL restarted) is tried again after 1, 2, 4 ... s; after this
+# many seconds of failures the pool gives the attempt up, and the next request that needs a
+# connection makes a new one at once: the site is back within a request of PostgreSQL.
+DB_POOL_RECONNECT_SECONDS = 5.0
+
+
+def database_pool(database: dict) -> None:
+    """Put the pool into the default database's OPTIONS, or refuse what would leave a
+    process's connections unbounded (PostgreSQL only: SQLite has no server to exhaust)."""
+    if database["ENGINE"] != "django.db.backends.postgresql":
+        return
+    max_age = database["CONN_MAX_AGE"]
+    if DB_POOL:
+        if max_age != 0:
+            raise ImproperlyConfigured(
+                f"DJANGO_CONN_MAX_AGE={max_age} with the connection pool (DJANGO_DB_POOL): the "
+                "pool keeps the connections; set DJANGO_CONN_MAX_AGE=0")
+        if DB_POOL_MAX_SIZE <= LIVE_DB_THREADS:
+            raise ImproperlyConfigured(
+                f"DJANGO_DB_POOL_MAX_SIZE={DB_POOL_MAX_SIZE} must be more than "
+                f"LIVE_DB_THREADS={LIVE_DB_THREADS}: each live-db thread keeps a connection, "
+                "and pages need some too")
+        if not 0 <= DB_POOL_MIN_SIZE <= DB_POOL_MAX_SIZE:
+            raise ImproperlyConfigured(
+                f"DJANGO_DB_POOL_MIN_SIZE={DB_POOL_MIN_SIZE} must be between 0 and "
+                f"DJANGO_DB_POOL_MAX_SIZE={DB_POOL_MAX_SIZE}")
+        if not 0 < DB_POOL_TIMEOUT <= 30:
+            raise ImproperlyConfigured(
+                f"DJANGO_DB_POOL_TIMEOUT={DB_POOL_TIMEOUT} must be more than 0 and at most 30 "
+                "(seconds a request waits for a connection before its 503)")
+        database["OPTIONS"]["pool"] = {
+            "min_size": DB_POOL_MIN_SIZE, "max_size": DB_POOL_MAX_SIZE,
+            "timeout": DB_POOL_TIMEOUT, "reconnect_timeout": DB_POOL_RECONNECT_SECONDS,
+            "name": "cargo"}
+    elif max_age != 0 and not DEBUG:
+        raise ImproperlyConfigured(
+            f"DJANGO_CONN_MAX_AGE={max_age} without the connection pool (DJANGO_DB_POOL=0): "
+            "under ASGI each thread would keep a connection of its own, without bound; "
+            "use the pool (DJANGO_DB_POOL=1, DJANGO_CONN_MAX_AGE=0)")
+
+
+database_pool(DATABASES["default"])
+
+
+# The most PostgreSQL connections one ASGI process can hold: the pool's and the fast path's
+# on its one event loop (cargosite/serve.py says it at start; None: nothing bounds them).
+DB_CONNECTIONS_PER_PROCESS = (
+    DB_POOL_MAX_SIZE + (LIVE_LOOP_CONNECTIONS if LIVE_FAST_PATH else 0)
+    if DB_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else None)
+
 
 # Celery (cargosite/celery.py reads every CELERY_* setting).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -277,14 +377,23 @@ CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_CONSUMER = "cargosite.celery:PromptConsumer"  # a lost broker is retried every second
+# A broker outage, however long, is waited out (Celery's default gives up after 100 tries
+# and the worker exits); it is one line when it starts and one when it ends, in the worker
+# (PromptConsumer) and in beat (OneLineScheduler): cargosite/celery.py.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BEAT_SCHEDULER = "cargosite.celery:OneLineScheduler"
+# After a reconnect Celery lowers the prefetch count for a while, and with Redis's
+# per-consumer QoS it cannot, and says so at every reconnect: with one task prefetched per
+# child (above) there is nothing to lower.
+CELERY_WORKER_ENABLE_PREFETCH_COUNT_REDUCTION = False
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Games whose CargoBot turn was lost (no worker, broker down, a worker died mid-turn)
     # get it sent again; the task plays once per ply however often it is sent.
     "sweep-bot-games": {"task": "games.sweep_bot_games", "schedule": 30.0},
     # Clocks whose flag is due fall (each game once): the backstop of the process that
-    # watches each game's flag (games.timeouts, docs/clocks.md).
+    # watches each game's flag (games.timing.timeouts, docs/clocks.md).
     "flag-clocks": {"task": "games.flag_clocks", "schedule": 5.0},
-    # Untimed games nobody has moved in for IDLE_AFTER are aborted (games.abandonment).
+    # Untimed games nobody has moved in for IDLE_AFTER are aborted (games.timing.abandonment).
     "sweep-idle-games": {"task": "games.sweep_idle_games", "schedule": 600.0},
     # The Weekly Puzzles: a generated week goes live if Monday comes without a published one.
     "puzzles-ensure-week": {"task": "puzzles.ensure_week", "schedule": 300.0},
@@ -296,7 +405,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # minutes (one per decision: a row each).
     "notifications-digest": {"task": "notifications.send_digests", "schedule": 3600.0},
     "notifications-alarms": {"task": "notifications.send_alarms", "schedule": 600.0},
+    # Tournaments (tournaments/rounds.py): due ones start, rounds whose games have all
+    # ended finish and the next starts, absent players forfeit; each exactly once, under
+    # the tournament's lock, however many beat processes run it.
+    "tournaments-tick": {"task": "tournaments.tick", "schedule": 15.0},
 }
+# Without REDIS_URL (no worker, no beat) the serving process runs CELERY_BEAT_SCHEDULE itself
+# from its lifespan startup (cargosite/beat.py; `make run`): the digest, the alarms and the
+# sweeps happen in development too. One process's scheduler: with REDIS_URL, run a worker
+# with beat (`make worker`) and leave this off.
+EMBEDDED_BEAT = envbool("EMBEDDED_BEAT", not REDIS_URL)
 # The Daily Challenge's seeds are derived from this secret (default: from SECRET_KEY).
 DAILY_SEED_SECRET = os.environ.get("DAILY_SEED_SECRET", "")
 
@@ -318,8 +436,9 @@ if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
     )
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_PREVENT_ENUMERATION = True
-# A password sign-in is not held back for an unconfirmed address (accounts/forms.py).
-ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm"}
+# A password sign-in is not held back for an unconfirmed address; an address is taken only
+# once confirmed: an unconfirmed claim keeps nobody out (accounts/forms.py, accounts/emails.py).
+ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm", "signup": "accounts.forms.SignUpForm"}
 # allauth's own failed sign-in limit is per login name as well as per address by default
 # ("5/300s/key"): five wrong passwords from anywhere locked the member out everywhere.
 # It is off; django-axes locks pairs and addresses (below), in the database. allauth's
@@ -353,7 +472,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # Email: SMTP when EMAIL_HOST names a server; otherwise the console in development and, in
 # production, nothing at all (cargosite/mail.py): a console backend would write password-
-# reset links into the ASGI processes' logs (check --deploy refuses it: cargosite.checks).
+# reset links into the ASGI processes' logs (check --deploy refuses it: common.checks).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
@@ -450,4 +569,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {
+        # psycopg_pool logs every connection it adds (INFO) and every failed attempt while
+        # PostgreSQL is down (WARNING, several a second): the 503s and /healthz say that.
+        "psycopg.pool": {"level": "ERROR"},
+    },
 }

@@ -1,9 +1,9 @@
 """What a request gets when the site cannot answer it (`handler500` in cargosite/urls.py):
 a database that does not answer is a 503; anything else is Django's own 500, which renders
-the site's `500.html` (cargosite/errors.py).
+the site's `500.html` (common/errors.py).
 
 A request that meets a database that does not answer (PostgreSQL restarting or unreachable:
-`games.protocol.DATABASE_DOWN`) is answered 503 with `Retry-After` and a message saying so:
+`games.frames.protocol.DATABASE_DOWN`) is answered 503 with `Retry-After` and a message saying so:
 the JSON error of the live protocol (`{"type": "error", "code": "unavailable", ...}`) for a
 client that asks for JSON, else a short page that needs neither the database nor a template
 context (the usual ones read the session and the user, from the database). Its transaction
@@ -28,7 +28,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.views import defaults
 
-from games.protocol import DATABASE_DOWN, UNAVAILABLE_MESSAGE, Code, database_down_line
+from games.frames.protocol import DATABASE_DOWN, UNAVAILABLE_MESSAGE, Code, database_down_line
 
 log = logging.getLogger(__name__)
 

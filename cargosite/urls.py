@@ -1,17 +1,23 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from api import pages as api_pages
+from api import site as api_site
 from notifications import views as notification_views
 
-from . import howto, howto_express, theme, views
+from . import howto, theme, views
 
 handler500 = "cargosite.unavailable.server_error"  # 503 when the database does not answer
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("metrics", views.metrics, name="metrics"),
     path("theme", theme.set_theme, name="theme"),
+    path("accounts/tokens/", api_pages.token_settings, name="api-tokens"),
+    path("accounts/tokens/<int:token_id>/revoke", api_pages.revoke_token,
+         name="api-token-revoke"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
@@ -19,12 +25,15 @@ urlpatterns = [
     path("puzzles/", include("puzzles.urls")),
     path("", include("rankings.urls")),
     path("notifications/", include("notifications.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("sw.js", notification_views.service_worker, name="service-worker"),
     path("how-to-play", howto.how_to_play, name="howto"),
-    path("how-to-play/cargo-express", howto_express.how_to_play, name="howto-express"),
+    path("how-to-play/<slug:game>", howto.how_to_play, name="howto-game"),
+    path("api/", api_pages.reference, name="api-reference"),  # the API root: its reference
+    path("api/", api_site.api.urls),
     path("admin/", admin.site.urls),
 ]
 
-handler400 = "cargosite.errors.bad_request"
-handler403 = "cargosite.errors.permission_denied"
-handler404 = "cargosite.errors.page_not_found"
+handler400 = "common.errors.bad_request"
+handler403 = "common.errors.permission_denied"
+handler404 = "common.errors.page_not_found"

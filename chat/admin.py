@@ -9,7 +9,7 @@ from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
-from cargosite.admin_views import ReadOnlyAdmin
+from common.admin_views import ReadOnlyAdmin
 
 from . import services
 from .models import Message, Report, Silence

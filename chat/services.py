@@ -20,9 +20,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from common.text import visible
 from games import access
 from games.actors import Actor
-from games.broadcast import encode, send_message
+from games.frames.broadcast import encode, send_message
 from games.models import Game
 
 from . import frames
@@ -32,7 +33,6 @@ from .rooms import ROOMS, RoomName, groups_for, member_group, readable, writable
 RATE_COUNT = 5  # messages a member may send ...
 RATE_SECONDS = 10  # ... in this many seconds, across every game
 HISTORY = 100  # messages of a room a page gets at most when it catches up
-_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 
 
 class ChatError(Exception):
@@ -60,11 +60,12 @@ class Reader:
 
 
 def clean(text: str) -> str:
-    """One line of plain text: whitespace runs (newlines too) made one space, control and
-    direction-override characters removed."""
+    """One line of plain text as people see it: control characters removed, whitespace
+    runs (newlines too) made one space, and the normalisation usernames get too
+    (`common.text.visible`: NFKC, no zero-width or direction characters, no stacks of
+    combining marks; accented letters kept, composed)."""
     kept = "".join(c for c in text if unicodedata.category(c) != "Cc" or c.isspace())
-    kept = "".join(c for c in kept if c not in _BIDI)
-    return " ".join(kept.split())
+    return " ".join(visible(kept).split())
 
 
 def _game(game_id: str) -> Game:

@@ -1,8 +1,10 @@
-"""The game socket's chat part: `ChatSocket`, the base `games.sockets.game.GameConsumer`
-stands on, which handles the `chat*` frames a page sends and the chat's channel-layer
-messages. The game socket calls it at three points only (where it loads the game, where
-it joins its groups, and for a frame type in `CHAT_FRAMES`); nothing here reads or sends
-any of the game's state, and nothing of the chat goes through the game's frames.
+"""The game socket's chat part: `ChatSocket`, a part of the socket the top layer routes
+(cargosite/routing.py composes it with `games.sockets.game.GameConsumer`), which handles
+the `chat*` frames a page sends and the chat's channel-layer messages. The game socket
+calls it through the platform's hooks (`games.sockets.runtime.SocketParts`) at three
+points only (where it loads the game, where it joins its groups, and for a frame type the
+game does not handle); nothing here reads or sends any of the game's state, and nothing of
+the chat goes through the game's frames; the platform does not import this module.
 
 Frames (docs/live-protocol.md, "Table chat"):
 - `{"type": "chat", "text": str}`: say it in the viewer's room → a `chat` frame to the
@@ -18,7 +20,7 @@ from typing import Any
 
 from games.actors import Actor
 from games.models import Game
-from games.sockets.runtime import CLOSE_SIGNED_OUT, FrameConsumer, db, service
+from games.sockets.runtime import CLOSE_SIGNED_OUT, SocketParts, db, service
 
 from . import services
 from .rooms import ROOMS, group_of, is_player, member_group
@@ -42,7 +44,7 @@ def _after(value: Any) -> dict[str, int] | None:
     return after
 
 
-class ChatSocket(FrameConsumer):
+class ChatSocket(SocketParts):
     """The chat's part of a game socket: its reader, its group, its muted members."""
 
     game_id = ""
@@ -50,15 +52,23 @@ class ChatSocket(FrameConsumer):
     chat_reader = Reader(None, False)
     chat_muted: frozenset[int] = frozenset()
 
-    def chat_open(self, game: Game) -> None:
+    def parts_open(self, game: Game) -> None:
         """On the database thread, with the game the socket loaded: who reads."""
+        super().parts_open(game)
         self.chat_reader = Reader(self.actor, is_player(game, self.actor))
         self.chat_muted = services.muted_ids(self.chat_reader.member_id)
 
-    async def chat_join(self) -> None:
+    async def parts_join(self) -> None:
+        await super().parts_join()
         await self.join(group_of(self.game_id, self.chat_reader.player))
         if self.chat_reader.member_id is not None:
             await self.join(member_group(self.chat_reader.member_id))
+
+    async def parts_receive(self, kind: str, content: dict[str, Any]) -> bool:
+        if kind in CHAT_FRAMES:
+            await self.chat_receive(kind, content)
+            return True
+        return await super().parts_receive(kind, content)
 
     async def chat_receive(self, kind: str, content: dict[str, Any]) -> None:
         if kind != "chat_sync" and self.chat_reader.member_id is not None \

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from engine.bot_eval import WIN, Weights, evaluate, gain, terminal_value
 from engine.errors import EngineError
-from engine.geometry import bits
+from engine.geometry import appcons_through, bits
 from engine.notation import format_position, turn_token
 from engine.position import (
     DAMAGE,
@@ -59,8 +59,10 @@ from engine.position import (
     ROTATE_LEFT,
     ROTATE_RIGHT,
     Position,
-    appcons_through,
 )
+
+# A whole turn scored one turn ahead: (score, action, unload mask, the position after it).
+Scored = tuple[int, int, int, Position]
 
 BOT_LEVELS = ("easy", "medium", "hard")
 BOT_VERSION = "1"
@@ -268,7 +270,7 @@ class _Search:
         self.nodes = 0
         # Transpositions (drops commute): key -> (depth, value, bound). Only looked up by
         # key, never iterated, so it cannot make the choice depend on dict order.
-        self.table: dict[tuple, tuple[int, int, int]] = {}
+        self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
 
     def choose(self) -> tuple[int, int]:
         p = self.p
@@ -276,7 +278,7 @@ class _Search:
         lvl = self.level
         actions = p.actions()
         # Every whole turn, scored one turn ahead.
-        scored: list[tuple[int, int, int, Position]] = []
+        scored: list[Scored] = []
         for action in actions:
             for a, mask, q in _turns(p, action):
                 self.nodes += 1
@@ -299,7 +301,7 @@ class _Search:
         if unload:
             played.apply_unload(unload)
         _finish(played)
-        scored: list[tuple[int, int, int, Position]] = []
+        scored: list[Scored] = []
         for a in p.actions():
             for b, mask, q in _turns(p, a):
                 self.nodes += 1
@@ -352,7 +354,7 @@ class _Search:
 
     # --- easy -------------------------------------------------------------------------
 
-    def _beginner_filter(self, scored: list) -> list:
+    def _beginner_filter(self, scored: list[Scored]) -> list[Scored]:
         """A beginner unloads whenever it can and plays a card only to unload at once."""
         unloading = [t for t in scored if t[2]]
         if unloading:
@@ -360,7 +362,7 @@ class _Search:
         drops = [t for t in scored if t[1] < ROTATE_LEFT or t[1] == PASS]
         return drops or scored
 
-    def _blunder(self, scored: list) -> tuple[int, int]:
+    def _blunder(self, scored: list[Scored]) -> tuple[int, int]:
         """A lesser but believable turn: one of the few next best."""
         pool = scored[1:6]
         pick = pool[self.rng.randrange(len(pool))]
@@ -368,7 +370,7 @@ class _Search:
 
     # --- medium -------------------------------------------------------------------------
 
-    def _pick(self, scored: list) -> tuple[int, int]:
+    def _pick(self, scored: list[Scored]) -> tuple[int, int]:
         """The best turn; among turns within a hair of it, one chosen by the seeded PRNG."""
         best = scored[0][0]
         if best >= WIN // 2:
@@ -379,7 +381,7 @@ class _Search:
 
     # --- hard ---------------------------------------------------------------------------
 
-    def _deep(self, scored: list) -> tuple[int, int]:
+    def _deep(self, scored: list[Scored]) -> tuple[int, int]:
         p = self.p
         lvl = self.level
         keep = relevant_cards(p)

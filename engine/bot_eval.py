@@ -17,7 +17,7 @@ unfinished one.
 
 from __future__ import annotations
 
-from engine.geometry import ALL_SHAPES
+from engine.geometry import ALL_SHAPES, appcons_through
 from engine.position import (
     DAMAGE_CARD,
     PURGE_CARD,
@@ -25,7 +25,6 @@ from engine.position import (
     ROTATION,
     SHAPE_VALUES,
     Position,
-    appcons_through,
 )
 
 WIN = 1_000_000

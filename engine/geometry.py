@@ -85,6 +85,10 @@ class Geometry:
     #: character stands in that text.
     empty_board: str = ""
     board_offsets: list[int] = field(default_factory=list)
+    #: `appcons_through`'s answers by (cell, the cores within three steps of it): the
+    #: searches ask the same question of the same neighbourhood again and again.
+    through_memo: dict[tuple[int, int], list[AppConMask]] = field(
+        default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         n = self.n
@@ -163,3 +167,58 @@ def geometry(n: int) -> Geometry:
     if n not in SIZES:
         raise EngineError(f"bay size must be 5 to 8, not {n}")
     return Geometry(n)
+
+
+# --- finding AppCons on a board -------------------------------------------------------------
+
+
+def find_appcons(g: Geometry, mine: int) -> list[AppConMask]:
+    """Every AppCon within a board of one side's cores, in notation order."""
+    s = g.stride
+    # Only cells in groups of four or more can be part of an AppCon.
+    rest, big = mine, 0
+    while rest:
+        group = rest & -rest
+        while True:
+            grown = (group | group << 1 | group >> 1 | group << s | group >> s) & mine
+            if grown == group:
+                break
+            group = grown
+        rest &= ~group
+        if group.bit_count() >= 4:
+            big |= group
+    found = []
+    for anchor in bits(big):
+        for appcon in g.appcons_by_anchor.get(anchor, ()):
+            if appcon.mask & big == appcon.mask:
+                found.append(appcon)
+    return found
+
+
+THROUGH_MEMO_SIZE = 1 << 18  # answers kept per bay size (then forgotten all at once)
+
+
+def appcons_through(g: Geometry, mine: int, cell: int) -> list[AppConMask]:
+    """The AppCons within mine that contain cell.
+
+    A connected group of four or more cores that contains the cell always contains a
+    tetromino through it (take the first four cells of a breadth-first walk from it), and
+    those cells are all within three steps; so three steps of growth decide quickly
+    whether there is anything to look for.
+    """
+    if not g.neighbours[cell] & mine:
+        return []
+    s = g.stride
+    reach = 1 << cell
+    for _ in range(3):
+        reach = (reach | reach << 1 | reach >> 1 | reach << s | reach >> s) & mine
+    if reach.bit_count() < 4:
+        return []
+    memo = g.through_memo
+    found = memo.get((cell, reach))
+    if found is None:
+        if len(memo) >= THROUGH_MEMO_SIZE:
+            memo.clear()
+        found = memo[cell, reach] = [a for a in g.appcons_by_cell[cell]
+                                     if a.mask & reach == a.mask]
+    return found

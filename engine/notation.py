@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.errors import EngineError
-from engine.geometry import COLUMN_LETTERS, SHAPE_ORDER, SIZES, Geometry, bits
+from engine.geometry import COLUMN_LETTERS, SHAPE_ORDER, SIZES, Geometry
 from engine.position import (
     BLUE,
     CARD_ORDER,
@@ -30,56 +30,14 @@ from engine.position import (
     Position,
     card_of,
 )
+from engine.position import format_board as format_board  # written beside Position
+from engine.position import format_position as format_position
 
 _BOARD_CHARS = {".": None, "B": 0, "O": 1, "x": 2}
 
 # --- positions ------------------------------------------------------------------------
-
-
-def format_board(p: Position) -> str:
-    """The bay part of a position's notation: rows top first, joined by ``/``. (Written
-    cell by occupied cell into the empty bay's text: the site describes a dozen bays a
-    turn.)"""
-    g = p.g
-    chars = list(g.empty_board)
-    offsets = g.board_offsets
-    for mask, char in ((p.cores[BLUE], "B"), (p.cores[ORANGE], "O"), (p.empty, "x")):
-        for cell in bits(mask):
-            chars[offsets[cell]] = char
-    return "".join(chars)
-
-
-def format_position(p: Position) -> str:
-    """The one-line notation of a position."""
-    g = p.g
-    lock = "-" if p.lock == NO_LOCK else g.corridor_names[p.lock]
-    return " ".join([
-        format_board(p),
-        "bo"[p.side],
-        _format_hand(p.cards[BLUE]),
-        _format_hand(p.cards[ORANGE]),
-        lock,
-        _format_shelf(p.gold[BLUE], p.steel[BLUE]),
-        _format_shelf(p.gold[ORANGE], p.steel[ORANGE]),
-        str(p.points[BLUE]),
-        str(p.points[ORANGE]),
-        str(p.turns),
-        p.rules,
-    ])
-
-
-def _format_hand(hand: int) -> str:
-    return "".join(c for i, c in enumerate(CARD_ORDER) if hand >> i & 1) or "-"
-
-
-def _format_shelf(gold: int, steel: int) -> str:
-    out = []
-    for i, s in enumerate(SHAPE_ORDER):
-        if gold >> i & 1:
-            out.append(s)
-        elif steel >> i & 1:
-            out.append(s.lower())
-    return "".join(out) or "-"
+# Written by engine.position (format_position, format_board: a position writes itself, as
+# python-chess's Board writes its FEN, so the two modules import one way), read here.
 
 
 def parse_position(text: str) -> Position:

@@ -18,7 +18,9 @@ from engine.geometry import (
     SHAPE_VALUE,
     AppConMask,
     Geometry,
+    appcons_through,
     bits,
+    find_appcons,
     geometry,
 )
 
@@ -155,7 +157,7 @@ class Position:
         p._drops = self._drops
         return p
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, ...]:
         """Everything that decides the future of the shift (not the turn count)."""
         return (
             self.cores[0], self.cores[1], self.empty, self.cards[0], self.cards[1],
@@ -173,8 +175,6 @@ class Position:
         )
 
     def __repr__(self) -> str:
-        from engine.notation import format_position
-
         return f"Position({format_position(self)!r})"
 
     # --- derived facts ---------------------------------------------------------------
@@ -551,43 +551,50 @@ def _rank(appcon: AppConMask) -> int:
     return appcon.rank
 
 
-def find_appcons(g: Geometry, mine: int) -> list[AppConMask]:
-    """Every AppCon within a board of one side's cores, in notation order."""
-    s = g.stride
-    # Only cells in groups of four or more can be part of an AppCon.
-    rest, big = mine, 0
-    while rest:
-        group = rest & -rest
-        while True:
-            grown = (group | group << 1 | group >> 1 | group << s | group >> s) & mine
-            if grown == group:
-                break
-            group = grown
-        rest &= ~group
-        if group.bit_count() >= 4:
-            big |= group
-    found = []
-    for anchor in bits(big):
-        for appcon in g.appcons_by_anchor.get(anchor, ()):
-            if appcon.mask & big == appcon.mask:
-                found.append(appcon)
-    return found
+# --- the position written in notation (spec/notation.md; read back by engine.notation) ---
 
 
-def appcons_through(g: Geometry, mine: int, cell: int) -> list[AppConMask]:
-    """The AppCons within mine that contain cell.
+def format_board(p: Position) -> str:
+    """The bay part of a position's notation: rows top first, joined by ``/``. (Written
+    cell by occupied cell into the empty bay's text: the site describes a dozen bays a
+    turn.)"""
+    g = p.g
+    chars = list(g.empty_board)
+    offsets = g.board_offsets
+    for mask, char in ((p.cores[BLUE], "B"), (p.cores[ORANGE], "O"), (p.empty, "x")):
+        for cell in bits(mask):
+            chars[offsets[cell]] = char
+    return "".join(chars)
 
-    A connected group of four or more cores that contains the cell always contains a
-    tetromino through it (take the first four cells of a breadth-first walk from it), and
-    those cells are all within three steps; so three steps of growth decide quickly
-    whether there is anything to look for.
-    """
-    if not g.neighbours[cell] & mine:
-        return []
-    s = g.stride
-    reach = 1 << cell
-    for _ in range(3):
-        reach = (reach | reach << 1 | reach >> 1 | reach << s | reach >> s) & mine
-    if reach.bit_count() < 4:
-        return []
-    return [a for a in g.appcons_by_cell[cell] if a.mask & reach == a.mask]
+
+def format_position(p: Position) -> str:
+    """The one-line notation of a position."""
+    g = p.g
+    lock = "-" if p.lock == NO_LOCK else g.corridor_names[p.lock]
+    return " ".join([
+        format_board(p),
+        "bo"[p.side],
+        _format_hand(p.cards[BLUE]),
+        _format_hand(p.cards[ORANGE]),
+        lock,
+        _format_shelf(p.gold[BLUE], p.steel[BLUE]),
+        _format_shelf(p.gold[ORANGE], p.steel[ORANGE]),
+        str(p.points[BLUE]),
+        str(p.points[ORANGE]),
+        str(p.turns),
+        p.rules,
+    ])
+
+
+def _format_hand(hand: int) -> str:
+    return "".join(c for i, c in enumerate(CARD_ORDER) if hand >> i & 1) or "-"
+
+
+def _format_shelf(gold: int, steel: int) -> str:
+    out = []
+    for i, s in enumerate(SHAPE_ORDER):
+        if gold >> i & 1:
+            out.append(s)
+        elif steel >> i & 1:
+            out.append(s.lower())
+    return "".join(out) or "-"

@@ -32,7 +32,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import EngineError
-from engine.geometry import SHAPE_CELLS, SHAPE_ORDER, bits, geometry, orientations
+from engine.geometry import SHAPE_CELLS, SHAPE_ORDER, bits, find_appcons, geometry, orientations
 from engine.notation import Goal, Record, parse_record, turn_token
 from engine.position import (
     BLUE,
@@ -51,7 +51,6 @@ from engine.position import (
     ROTATION,
     SHAPE_VALUES,
     Position,
-    find_appcons,
 )
 
 GOLD = 2

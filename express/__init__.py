@@ -19,7 +19,8 @@ from express.decisions import (
 )
 from express.errors import ExpressError
 from express.game import Game
-from express.moves import legal, legal_turns, play
+from express.legal_decisions import legal, legal_turns
+from express.moves import play
 from express.notation import format_position, parse_position
 from express.position import Hidden, Position, Result, start_position
 from express.record import Record, parse_record

@@ -1,9 +1,9 @@
 """``python -m express bench``: seeded random games, timed, for comparable speed figures.
 
 Policy: every decision is drawn uniformly from the full ``legal`` list of the position
-(:func:`express.moves.legal`, the same list the CLI prints); a plan, for which ``legal``
-is empty, is three different cards drawn uniformly from the nine. The decision is then
-checked and applied by :func:`express.moves.play` without events. Generation, checking
+(:func:`express.legal_decisions.legal`, the same list the CLI prints); a plan, for which
+``legal`` is empty, is three different cards drawn uniformly from the nine. The decision
+is then checked and applied by :func:`express.moves.play` without events. Generation, checking
 and applying are all inside the timed loop, timed in CPU seconds of the process. A "turn"
 is one turn of the action phase (3n per round); picks, plans and swaps are played but
 not counted as turns.
@@ -15,7 +15,8 @@ import random
 import time
 
 from express.fast import playout, uniform_plan, usable_plan
-from express.moves import legal, play
+from express.legal_decisions import legal
+from express.moves import play
 from express.position import start_position
 from express.rules import CARD_CLASS, CARDS, CURRENT_RULES
 

@@ -4,7 +4,7 @@ A bot reads ``view --seat K`` (a public position: the bag, the deck, other seats
 contracts and plans replaced by ``?`` counts). :func:`determinize` samples those hidden
 parts, uniformly among the fillings the view allows (with the optional knowledge a seat
 has from its own history), and returns a full :class:`Position` that can be played with
-:func:`express.moves.legal` and :func:`express.moves.play`.
+:func:`express.legal_decisions.legal` and :func:`express.moves.play`.
 """
 
 from __future__ import annotations

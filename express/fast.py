@@ -3,10 +3,10 @@
 :func:`random_step` makes one random legal decision of the position and applies it in
 place, building only what that one decision needs: for a turn it draws the special
 attach, then an end space, then one action among those open there, then fulfils. It is
-legal but **not** uniform over :func:`express.moves.legal` (a bot that needs the uniform
-policy or the whole list uses ``legal`` and ``play``). :func:`playout` plays to the end.
-Every decision it makes is one that :func:`express.moves.play` accepts (the tests check
-that the tokens it returns replay to the same position).
+legal but **not** uniform over :func:`express.legal_decisions.legal` (a bot that needs the
+uniform policy or the whole list uses ``legal`` and ``play``). :func:`playout` plays to
+the end. Every decision it makes is one that :func:`express.moves.play` accepts (the tests
+check that the tokens it returns replay to the same position).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from express.moves import fulfil_options, movements, placements, reorders, take
+from express.legal_decisions import fulfil_options, placements, reorders, take
+from express.movement import movements
 from express.position import Position, Result, tunnel_twins
 from express.rules import (
     CARD_CLASS,

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from express import events as ev
+import express.events as ev
 from express.decisions import parse_plan, parse_resign
 from express.errors import ExpressError
-from express.moves import legal, play, play_plan, play_resign
+from express.legal_decisions import legal
+from express.moves import play, play_plan, play_resign
 from express.notation import format_position, parse_position
 from express.position import Position, Result, start_position
 from express.record import ROUND, Entry, format_record, parse_record
@@ -42,14 +43,23 @@ class Game:
 
     @classmethod
     def new(cls, players: int, seed: int, headers: dict[str, str] | None = None,
-            rules: str = CURRENT_RULES) -> Game:
+            rules: str = CURRENT_RULES, first: int | None = None) -> Game:
         """A new game from a seed, in rules version ``rules`` (the current one, x0.2, unless
-        told); the game keeps that version (its ``Rules`` header and every position)."""
+        told); the game keeps that version (its ``Rules`` header and every position).
+        ``first``: the seat given the stationmaster card (``start_position``); when it is
+        not the seed's own draw, the seed no longer fixes the setup, so the record carries
+        the start as its ``Start`` header (notation.md), beside the ``Seed`` it was dealt
+        from."""
         if rules not in RULES_VERSIONS:
             raise ExpressError(f"unknown rules version {rules!r} (x0.2 or x0.1)")
         heads = {"Game": "cargo-express", "Rules": rules, "Players": str(players),
                  "Seed": str(seed)} | dict(headers or {})
-        return cls(start_position(players, seed, rules), heads, start_given=False)
+        try:
+            start = start_position(players, seed, rules, first)
+        except ValueError as e:
+            raise ExpressError(str(e)) from None
+        given = first is not None and first != start_position(players, seed, rules).sm
+        return cls(start, heads, start_given=given)
 
     @classmethod
     def from_position(cls, text: str) -> Game:

@@ -2,7 +2,7 @@
 
     nice -n 19 .venv/bin/python -m express.hard_variant hrel6 rel=0.6 -- 20 2 2
 
-registers a copy of ``express.bot.HARD`` with the given fields changed under the name
+registers a copy of ``express.levels.HARD`` with the given fields changed under the name
 (letters and digits, no ``-``), then plays ``GAMES SEED SEATS [OPPONENT [RULES]]`` of the
 pairing NAME-OPPONENT (default ``hard``; ``mc`` is the yardstick) under RULES (default
 x0.1) in this one process (seats rotated, as ``python -m express tournament``), printing
@@ -16,17 +16,17 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from express import bot, tournament
+from express import levels, tournament
 
 
-def variant(name: str, changes: list[str]) -> bot.Level:
+def variant(name: str, changes: list[str]) -> levels.Level:
     """A copy of HARD named ``name`` with ``field=value`` changes (bools as 0/1)."""
     fields: dict[str, object] = {}
     for change in changes:
         key, value = change.split("=")
-        current = getattr(bot.HARD, key)
+        current = getattr(levels.HARD, key)
         fields[key] = value == "1" if isinstance(current, bool) else type(current)(float(value))
-    return dataclasses.replace(bot.HARD, name=name, **fields)  # type: ignore[arg-type]
+    return dataclasses.replace(levels.HARD, name=name, **fields)  # type: ignore[arg-type]
 
 
 def main(argv: list[str]) -> None:
@@ -38,7 +38,7 @@ def main(argv: list[str]) -> None:
     games, seed, seats = (int(x) for x in rest[cut + 1:cut + 4])
     opponent, rules = (rest[cut + 4:] + ["hard", "x0.1"][len(rest) - cut - 4:])[:2]
     level = variant(name, rest[:cut])
-    bot.BY_NAME[name] = level
+    levels.BY_NAME[name] = level
     tournament.PLAYERS = (*tournament.PLAYERS, name)  # type: ignore[assignment]  # here only
     print("#", level, flush=True)
     results = tournament.run([f"{name}-{opponent}"], seats, games, seed, 1, progress=True,

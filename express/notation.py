@@ -11,6 +11,7 @@ import re
 
 from express.errors import ExpressError
 from express.position import Hidden, Position
+from express.position import format_position as format_position  # written beside Position
 from express.rules import (
     CAPACITY,
     CARD_SET,
@@ -30,52 +31,8 @@ from express.rules import (
 )
 
 # --- writing ------------------------------------------------------------------------------
-
-
-def format_position(p: Position, viewer: int | None = None) -> str:
-    """The one-line position: full (``viewer`` None), or as seat ``viewer`` sees it.
-
-    Seat 0 is a spectator. Once the game is over every view is the full form (rule 76).
-    A position read from a public view (``p.hidden``) is written with its ``?`` counts.
-    """
-    h = p.hidden
-    if viewer is not None and p.phase == "o" and h is None:
-        viewer = None
-    n = p.n
-    board = "/".join(piece + p.cars.get(piece, "") for piece in p.board)
-    if h is not None:
-        bag, deck = f"?{h.bag}", f"?{h.deck}"
-    elif viewer is not None:
-        bag, deck = f"?{len(p.bag)}", f"?{len(p.deck)}"
-    else:
-        bag, deck = p.bag or "-", ".".join(p.deck) or "-"
-    seats = []
-    plans = []
-    for i in range(n):
-        seat = i + 1
-        own = viewer is None or viewer == seat
-        hidden_open = h.open[i] if h is not None else None
-        if hidden_open is not None:
-            opened = f"?{hidden_open}"
-        elif own:
-            opened = ",".join(p.open[i]) or "-"
-        else:
-            opened = f"?{len(p.open[i])}"
-        done = ",".join(f"{c}={cars}" for c, cars in p.done[i]) or "-"
-        seats.append(f"{ENGINES[p.engine[i]]}@{p.loc[i]}:{p.train[i] or '-'}:"
-                     f"{p.yard[i] or '-'}:{opened}:{done}{'!' if p.resigned[i] else ''}")
-        hidden_plan = h.plans[i] if h is not None else None
-        if hidden_plan is not None:
-            plans.append("?" * hidden_plan or "-")
-        elif own:
-            plans.append("".join(p.plans[i]) or "-")
-        else:
-            plans.append("?" * len(p.plans[i]) or "-")
-    chars = "/".join(("Dr*" if c == "Dr" and p.driver_used else c) if c else "-"
-                     for c in p.chars)
-    flags = ("e" if p.flag_e else "") + ("l" if p.flag_l else "") or "-"
-    return " ".join([board, bag, deck, "/".join(seats), chars, "/".join(plans), str(p.sm),
-                     str(p.round), p.phase_token, flags, p.rules])
+# A position writes itself (express.position.format_position, as python-chess's Board writes
+# its FEN), so that the two modules import one way; offered here beside the reading.
 
 
 # --- reading ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from express import events as ev
+import express.events as ev
 from express.memo import Memo
 from express.rng import SplitMix64
 from express.rules import (
@@ -25,6 +25,7 @@ from express.rules import (
     CONTRACT_IDS,
     CONTRACTS,
     CURRENT_RULES,
+    ENGINES,
     FACTORY_SPACES,
     MAX_ROUNDS,
     OTHER_PIECES,
@@ -157,8 +158,6 @@ class Position:
         return hash(self.key()[:-1])
 
     def __repr__(self) -> str:
-        from express.notation import format_position
-
         return f"Position({format_position(self)!r})"
 
     # --- derived facts ------------------------------------------------------------------
@@ -241,8 +240,9 @@ class Position:
 
     # --- steps (no validation) ----------------------------------------------------------
 
-    def refill(self, piece: str, events: Events = None) -> None:
-        """Rule 38: fill the complex from the bag, left to right; flag ``e`` if it runs dry."""
+    def refill(self, piece: str, events: Events = None, seat: int = 0) -> None:
+        """Rule 38: fill the complex from the bag, left to right; flag ``e`` if it runs dry.
+        ``seat`` is the seat whose action emptied the spots (0: none, as at the setup)."""
         cars = self.cars[piece]
         need = 3 - len(cars)
         if need <= 0:
@@ -253,7 +253,7 @@ class Position:
             cars += take
             self.cars[piece] = cars
             if events is not None:
-                events.append(ev.Refilled(0, space=self.space_of(piece), cars=take,
+                events.append(ev.Refilled(seat, space=self.space_of(piece), cars=take,
                                           bag=len(self.bag)))
         if len(take) < need and not self.flag_e:
             self.flag_e = True
@@ -280,7 +280,7 @@ class Position:
         if events is not None:
             events.append(ev.CarsAttached(seat, space=self.loc[i], spots=spots, cars=taken,
                                           special=special))
-        self.refill(piece, events)
+        self.refill(piece, events, seat)
 
     def exchange(self, seat: int, events: Events = None) -> None:
         """Rule 44: the rear car for the complex's leftmost; it goes in the first empty spot."""
@@ -332,12 +332,14 @@ class Position:
             events.append(ev.Fulfilled(seat, contract=contract, cars=cars,
                                        value=CONTRACTS[contract][1]))
 
-    def reorder(self, space: int, cars: str, events: Events = None) -> None:
+    def reorder(self, space: int, cars: str, events: Events = None, seat: int = 0) -> None:
+        """The Engineer's reorder: the complex on ``space`` now holds ``cars`` in this
+        order; ``seat`` is the seat that reordered it."""
         piece = self.board[space]
         before = self.cars[piece]
         self.cars[piece] = cars
         if events is not None:
-            events.append(ev.Reordered(0, space=space, before=before, after=cars))
+            events.append(ev.Reordered(seat, space=space, before=before, after=cars))
 
     # --- phase changes ------------------------------------------------------------------
 
@@ -490,11 +492,19 @@ def tunnel_twins(board: tuple[str, ...]) -> dict[int, int]:
     return twins
 
 
-def start_position(players: int, seed: int, rules: str = CURRENT_RULES) -> Position:
+def start_position(players: int, seed: int, rules: str = CURRENT_RULES,
+                   first: int | None = None) -> Position:
     """The start of rules 13–16 for 2..4 players and an unsigned 64-bit seed, in rules
-    version ``rules`` (the setup is the same in every version)."""
+    version ``rules`` (the setup is the same in every version).
+
+    ``first`` (1..players) is the seat given the stationmaster card, the start player the
+    players determine (setup step 9: a tournament seats its players so that each table's
+    seat 1 starts); None draws it from the seed. The rest of the deal is the seed's
+    either way."""
     if not 2 <= players <= 4:
         raise ValueError("Cargo Express has 2 to 4 players")
+    if first is not None and not 1 <= first <= players:
+        raise ValueError(f"the first stationmaster is a seat 1..{players}, not {first!r}")
     if rules not in RULES_VERSIONS:
         raise ValueError(f"unknown rules version {rules!r}")
     rng = SplitMix64(seed)
@@ -518,10 +528,60 @@ def start_position(players: int, seed: int, rules: str = CURRENT_RULES) -> Posit
     for piece in board:
         if piece[0] == "X":
             p.refill(piece)
-    p.sm = rng.next() % players + 1
+    drawn = rng.next() % players + 1
+    p.sm = drawn if first is None else first
     p.loc = [board.index(f"X{s}") for s in range(1, players + 1)]
     return p
 
 
 def car_key(cars: str) -> tuple[int, ...]:
     return tuple(CAR_RANK[c] for c in cars)
+
+
+# --- the position written in notation (notation.md; read back by express.notation) -------
+
+
+def format_position(p: Position, viewer: int | None = None) -> str:
+    """The one-line position: full (``viewer`` None), or as seat ``viewer`` sees it.
+
+    Seat 0 is a spectator. Once the game is over every view is the full form (rule 76).
+    A position read from a public view (``p.hidden``) is written with its ``?`` counts.
+    """
+    h = p.hidden
+    if viewer is not None and p.phase == "o" and h is None:
+        viewer = None
+    n = p.n
+    board = "/".join(piece + p.cars.get(piece, "") for piece in p.board)
+    if h is not None:
+        bag, deck = f"?{h.bag}", f"?{h.deck}"
+    elif viewer is not None:
+        bag, deck = f"?{len(p.bag)}", f"?{len(p.deck)}"
+    else:
+        bag, deck = p.bag or "-", ".".join(p.deck) or "-"
+    seats = []
+    plans = []
+    for i in range(n):
+        seat = i + 1
+        own = viewer is None or viewer == seat
+        hidden_open = h.open[i] if h is not None else None
+        if hidden_open is not None:
+            opened = f"?{hidden_open}"
+        elif own:
+            opened = ",".join(p.open[i]) or "-"
+        else:
+            opened = f"?{len(p.open[i])}"
+        done = ",".join(f"{c}={cars}" for c, cars in p.done[i]) or "-"
+        seats.append(f"{ENGINES[p.engine[i]]}@{p.loc[i]}:{p.train[i] or '-'}:"
+                     f"{p.yard[i] or '-'}:{opened}:{done}{'!' if p.resigned[i] else ''}")
+        hidden_plan = h.plans[i] if h is not None else None
+        if hidden_plan is not None:
+            plans.append("?" * hidden_plan or "-")
+        elif own:
+            plans.append("".join(p.plans[i]) or "-")
+        else:
+            plans.append("?" * len(p.plans[i]) or "-")
+    chars = "/".join(("Dr*" if c == "Dr" and p.driver_used else c) if c else "-"
+                     for c in p.chars)
+    flags = ("e" if p.flag_e else "") + ("l" if p.flag_l else "") or "-"
+    return " ".join([board, bag, deck, "/".join(seats), chars, "/".join(plans), str(p.sm),
+                     str(p.round), p.phase_token, flags, p.rules])

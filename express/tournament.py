@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from express.errors import ExpressError
 from express.game import Game
-from express.moves import legal
+from express.legal_decisions import legal
 from express.rules import CARDS, CURRENT_RULES, RULES_VERSIONS
 
 PLAYERS = ("random", "novice", "easy", "medium", "hard", "hard1", "mc")

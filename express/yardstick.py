@@ -1,7 +1,7 @@
 """The yardstick: a plain determinized Monte Carlo player to measure the bots against.
 
 Issue #31 asks for Hard to be measured against a player that shares none of the bots'
-evaluation (``express.bot``): this one knows only the rules and the score. For a decision it
+evaluation (``express.evaluation``): this one knows only the rules and the score. For a decision it
 takes its seat's view alone, lists candidate decisions, and spends a fixed budget of
 playouts on them, each playout on a fresh filling of the hidden parts
 (``express.determinize``) played to the end of the game. A playout is worth 1 for a win
@@ -19,7 +19,7 @@ room, upgrade at the seat's own complex, uncouple at a factory taking the train'
 colour), and does it in full; with none, any movement, sometimes a sign. Fulfils take the
 choice that fulfils most. Characters and plans (three usable cards) are random. Uniformly
 random play (``express.fast.random_turn``) runs every game to round 30 near a score of 0:
-such playouts tell nothing apart (measured, docs/express-bots.md).
+such playouts tell nothing apart (measured, docs/logs/express-bots.md).
 
 **Candidates**: every legal pick, swap and turn on one filling (turns ``blind``: none whose
 legality hangs on what the view hides, since a whole turn is chosen from the view), one per
@@ -40,7 +40,9 @@ from collections.abc import Callable
 from express.determinize import determinize
 from express.errors import ExpressError
 from express.fast import playout
-from express.moves import fulfil_options, legal, legal_turns, movements, play
+from express.legal_decisions import fulfil_options, legal, legal_turns
+from express.movement import movements
+from express.moves import play
 from express.notation import parse_position
 from express.position import Position
 from express.rules import CARD_CLASS, CARDS, CONTRACTS, engineer_any_colour

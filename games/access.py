@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .actors import Actor
-from .models import Game
+from games.actors import Actor
+from games.models import Game
 
 OpenCheck = Callable[[Game], bool]
 ViewerCheck = Callable[[Game, Actor | None], str | None]
@@ -107,7 +107,7 @@ def run_open_checks_for(game_id: str) -> bool:
     mode = Game.objects.filter(pk=game_id).values_list("mode", flat=True).first()
     if mode is None or not has_open_checks(mode):
         return False
-    from .store import get_game
+    from games.turns.store import get_game
 
     return run_open_checks(get_game(game_id))
 

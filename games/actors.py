@@ -16,13 +16,13 @@ from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
-from .store import live
+from games.turns.store import live
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
     from django.http import HttpRequest
 
-    from .models import Game, Seat
+    from games.models import Game, Seat
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Actor:
     bot_level: str | None = None
     name: str = ""
     # A bot acts for one seat (several bot seats of one level may act at once); None: any
-    # seat it holds (games.bots, the one bot seat to move).
+    # seat it holds (games.botplay.bots, the one bot seat to move).
     bot_seat: int | None = None
 
     @classmethod
@@ -87,6 +87,20 @@ def seat_of(game: Game, actor: Actor | None) -> int | None:
         acting = live(game).acting()
         held = [seat for seat in held if seat in acting] or held
     return held[0] if held else None
+
+
+def seat_left_by(game: Game, actor: Actor | None) -> Seat | None:
+    """The seat `actor` held and left in `game` (a bot plays it on, or their leaving
+    ended it: `Seat.left`), or None. They watch it now: the page tells them why."""
+    if actor is None or actor.kind == "bot":
+        return None
+    for seat in game.seat_list:
+        if not seat.left:
+            continue
+        if (actor.user_id is not None and seat.user_id == actor.user_id) or \
+                (actor.guest_key is not None and seat.guest_key == actor.guest_key):
+            return seat
+    return None
 
 
 class Guest(AnonymousUser):

@@ -9,11 +9,10 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from cargosite.admin_views import ReadOnlyAdmin
-
-from .finish import void_game
-from .models import Challenge, Game, Seat, Turn
-from .protocol import GameError
+from common.admin_views import ReadOnlyAdmin
+from games.frames.protocol import GameError
+from games.models import Challenge, Game, Seat, Turn
+from games.turns.finish import void_game
 
 
 class SeatInline(admin.TabularInline):

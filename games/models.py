@@ -7,7 +7,7 @@ session) or a bot at a level, with its score and place once the game ends. `game
 the game kind (`games.kinds`) that decides every rule. Challenges (lobby seeks and links)
 make games. Ratings live in `rankings`. A game's clocks (`time_control`, `clock`,
 `clock_since`, `flag_at`) are kept on its row and written in the same UPDATE as its turns
-(games.clocks, docs/clocks.md).
+(games.timing.clocks, docs/clocks.md).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import models
 
-from .kinds import GameKind, get_kind
+from games.kinds import GameKind, get_kind
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -33,6 +33,12 @@ def new_id() -> str:
     return "".join(secrets.choice(BASE62) for _ in range(ID_LENGTH))
 
 
+def default_game_type() -> str:
+    """A game's or a table's kind when none is named: the default game's (a setting,
+    DEFAULT_GAME_KIND; games.kinds.default_kind)."""
+    return str(settings.DEFAULT_GAME_KIND)
+
+
 class Game(models.Model):
     class Mode(models.TextChoices):
         ONLINE = "online"  # people against people, by seek or link
@@ -43,19 +49,19 @@ class Game(models.Model):
         ACTIVE = "active"
         FINISHED = "finished"
         VOIDED = "voided"  # stopped by the site; counts nowhere
-        ABORTED = "aborted"  # stopped by a player before every seat had moved; no result
+        ABORTED = "aborted"  # before every seat moved, or every person left a casual table
 
     class Termination(models.TextChoices):
         PLAYED_OUT = "played_out"  # the rules ended it (Final Audit)
         RESIGNED = "resigned"
         DAY_ENDED = "day_ended"  # resigned for the player when the Daily Challenge's day ended
-        TIMED_OUT = "timed_out"  # a clock ran out (games.timeouts)
+        TIMED_OUT = "timed_out"  # a clock ran out (games.timing.timeouts)
         ABANDONED = "abandoned"  # a player claimed the win or a draw: the other had left
-        ABORTED = "aborted"  # before every seat had moved (games.abandonment)
+        ABORTED = "aborted"  # before every seat had moved (games.timing.abandonment)
         VOIDED = "voided"
 
     id = models.CharField(primary_key=True, max_length=ID_LENGTH, default=new_id, editable=False)
-    game_type = models.CharField(max_length=24, default="cargo-connect")
+    game_type = models.CharField(max_length=24, default=default_game_type)
     mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.ONLINE)
     rated = models.BooleanField(default=True)
     rules = models.CharField(max_length=8)
@@ -75,9 +81,9 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     tokens = models.JSONField(default=list)
     # Bumped by every write of the row (`save`, and the turn's conditional write in
-    # games.store): a process's cached copy (games.fast.warm) is current while it matches.
+    # games.turns.store): a process's cached copy (games.fast.warm) is current while it matches.
     revision = models.PositiveIntegerField(default=0)
-    # How many pre-turns (games.preturns, `PreTurn`) the game's seats have queued, set by
+    # How many pre-turns (games.turns.preturns, `PreTurn`) the game's seats have queued, set by
     # `QuerySet.update` (so no revision: nobody else may learn that a seat queued) under
     # the row lock whenever a queue is stored or goes. The fast path's write requires the
     # count its copy read (games.fast.statements), and leaves a decision that begins a
@@ -91,7 +97,7 @@ class Game(models.Model):
                                    default="")
     void_reason = models.CharField(max_length=200, blank=True, default="")
 
-    # The clocks (games.clocks): the time control ("" untimed, "5+3" live, "3d" days per
+    # The clocks (games.timing.clocks): the time control ("" untimed, "5+3" live, "3d" days per
     # turn); each seat's time left in ms as of its clock's start or stop (None: the seat
     # has no clock, e.g. CargoBot's), the seats that have moved until every one has, the
     # running seats; since when the earliest running clock runs (None: none runs; several
@@ -101,7 +107,7 @@ class Game(models.Model):
     clock = models.JSONField(null=True, blank=True)
     clock_since = models.DateTimeField(null=True, blank=True)
     flag_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    # The seat that aborted the game or claimed it (games.abandonment).
+    # The seat that aborted the game or claimed it (games.timing.abandonment).
     ended_by = models.PositiveSmallIntegerField(null=True, blank=True)
 
     rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)  # a seat
@@ -144,7 +150,7 @@ class Game(models.Model):
 
     @property
     def seat_list(self) -> list[Seat]:
-        """The seats in order, loaded once (prefetched by `games.store`)."""
+        """The seats in order, loaded once (prefetched by `games.turns.store`)."""
         cached: list[Seat] | None = getattr(self, "_seat_cache", None)
         if cached is None:
             cached = sorted(self.seats.all(), key=lambda s: s.index)
@@ -188,6 +194,14 @@ class Seat(models.Model):
     """Who holds one seat of a game (exactly one of member, guest or bot level), and how
     that seat ended: score, place (1 = first, ties share), outcome for counting."""
 
+    # Why a holder left (`Seat.left["reason"]`), in words for every page and record.
+    LEFT_REASONS = {
+        "resigned": "resigned",
+        "timed_out": "timed out twice in a row",
+        "out_of_time": "ran out of time",
+        "away": "left the table and the seat was claimed",
+    }
+
     class Outcome(models.TextChoices):
         WIN = "win"
         DRAW = "draw"
@@ -209,12 +223,17 @@ class Seat(models.Model):
     # the kind hands a leaver's seat to a bot (`GameKind.leaver_stand_in`); the holder stays
     # recorded, takes last place, and no longer acts for the seat.
     stand_in = models.CharField(max_length=8, null=True, blank=True)
-    # Presence, for claims in live games (games.abandonment): the holder's open sockets
+    # When and why the holder left (`games.turns.play.leave`): {"ply": the game's ply then,
+    # "reason": one of `LEFT_REASONS`, "round": the kind's round then or None}. A fact of
+    # the game's record: the pages say "played by ExpressBot Medium since round 4", the
+    # places order the leavers by it (`games.turns.finish`). None: the holder never left.
+    left = models.JSONField(null=True, blank=True)
+    # Presence, for claims in live games (games.timing.abandonment): the holder's open sockets
     # on this game and since when it has had none (None: connected, or not tracked).
     sockets = models.PositiveSmallIntegerField(default=0)
     left_at = models.DateTimeField(null=True, blank=True)
     # Timed-out decisions in a row: each decision the site made for this seat when its clock
-    # fell (the kind's `timeout_decision`, games.timeouts) adds one; the seat's own next
+    # fell (the kind's `timeout_decision`, games.timing.timeouts) adds one; the seat's own next
     # decision sets it back to 0 (the rule "two timeouts in a row make a leaver" reads it).
     timeouts = models.PositiveSmallIntegerField(default=0)
 
@@ -276,7 +295,7 @@ class Turn(models.Model):
 
 
 class PreTurn(models.Model):
-    """A seat's pre-turn (games.preturns): the steps it queued for its next turn, `key`
+    """A seat's pre-turn (games.turns.preturns): the steps it queued for its next turn, `key`
     naming that turn (`LiveGame.queue_key`). That seat's secret: read only for that seat
     and applied at its turn's reveal, then deleted; never part of a frame to anyone else,
     of the game's record or of its replay."""
@@ -302,7 +321,7 @@ class Challenge(models.Model):
     `creator` is the host. `seat` is the host's seat (None: every seat is drawn at random
     when the table starts; otherwise the seats are as people chose them). The table starts
     when its last seat is taken, or when the host starts it early with bots in the empty
-    seats. `time_control` is the game's (games.clocks); a `rated` table takes members
+    seats. `time_control` is the game's (games.timing.clocks); a `rated` table takes members
     only and no bots (untimed tables are never rated)."""
 
     class Status(models.TextChoices):
@@ -315,13 +334,13 @@ class Challenge(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges"
     )
     public = models.BooleanField(default=True)
-    game_type = models.CharField(max_length=24, default="cargo-connect")
+    game_type = models.CharField(max_length=24, default=default_game_type)
     options = models.JSONField(default=dict)
     rules = models.CharField(max_length=8)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     seat_count = models.PositiveSmallIntegerField(default=2)
     rated = models.BooleanField(default=True)
-    time_control = models.CharField(max_length=8, blank=True, default="")  # games.clocks
+    time_control = models.CharField(max_length=8, blank=True, default="")  # games.timing.clocks
     status = models.CharField(
         max_length=9, choices=Status.choices, default=Status.OPEN, db_index=True
     )
@@ -347,7 +366,7 @@ class Challenge(models.Model):
 
     @property
     def time_control_label(self) -> str:
-        from .clocks import label
+        from games.timing.clocks import label
 
         return label(self.time_control)
 
@@ -424,7 +443,7 @@ class TableSeat(models.Model):
 
 
 class GameReview(models.Model):
-    """A finished game's review by CargoBot (games.review, docs/review.md): one per game,
+    """A finished game's review by CargoBot (games.records.review, docs/review.md): one per game,
     made by one Celery run at a time, cached once done. `data` is the kind's review;
     `version` the kind's `review_version` it was made with (another version is stale)."""
 

@@ -1,6 +1,6 @@
 """What follows a game's end: the handlers other apps register, and what they are told.
 
-Every way a game ends goes through `games.finish` (finished by the rules, resigned, resigned
+Every way a game ends goes through `games.turns.finish` (finished by the rules, resigned, resigned
 at the end of the Daily Challenge's day, timed out, voided), which records the result and
 then calls these handlers with an `Ending`:
 
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .models import Game
+from games.models import Game
 
 log = logging.getLogger(__name__)
 

@@ -2,41 +2,40 @@
 Weekly Puzzles' pages, scripts) start, play and end games only through these.
 
 Each lives in the module that owns its concern:
-- `games.play`: making games, applying a seat's decision, resigning, rematches;
-- `games.finish`: the finish seam (`void_game`; `finish` is called by `play`);
-- `games.lobby`: seeks and challenges;
-- `games.bot_games`, `games.bots`: games with bot seats, a bot's decision, and their
+- `games.turns.play`: making games, applying a seat's decision, resigning, rematches;
+- `games.turns.finish`: the finish seam (`void_game`; `finish` is called by `play`);
+- `games.tables.lobby`: seeks and challenges;
+- `games.botplay.bot_games`, `games.botplay.bots`: games with bot seats, a bot's decision, and their
   Celery tasks;
-- `games.timeouts`, `games.abandonment`: flags falling, aborts, claims, players' presence;
-- `games.history`: catch-up, replays, records;
-- `games.review`: the game review, its spoiler shield and the analysis board;
-- `games.protocol`: the state, frames and the error type; `games.store`: loading rows;
+- `games.timing.timeouts`, `games.timing.abandonment`: flags falling, aborts, claims,
+  players' presence;
+- `games.records.history`: catch-up, replays, records;
+- `games.records.review`: the game review, its spoiler shield and the analysis board;
+- `games.frames.protocol`: the state, frames and the error type; `games.turns.store`: loading rows;
 - `games.actors`: who is acting and which seat they hold;
 - `games.kinds`: the registry of game kinds, the only door to an engine.
 """
 
-from .abandonment import abort as abort_game
-from .abandonment import arrived as player_arrived
-from .abandonment import claim as claim_game
-from .abandonment import claim_seat
-from .abandonment import went_away as player_went_away
-from .actors import Actor, seat_of
-from .bot_games import (
+from games.actors import Actor, seat_of
+from games.botplay.bot_games import (
     active_bot_games,
     bots_in_words,
     create_bot_game,
     create_game_against_bots,
     play_bot_turn,
 )
-from .bots import (
+from games.botplay.bots import (
     BOT_SWEEP_AFTER,
     enqueue_bot_turn,
     nudge_bot,
     stalled_bot_games,
     sweep_bot_games,
 )
-from .finish import void_game
-from .history import (
+from games.frames.away import arrived as player_arrived
+from games.frames.away import went_away as player_went_away
+from games.frames.protocol import MAX_TOKEN_LENGTH, Code, GameError, NotFound
+from games.frames.states import public_state, state_of
+from games.records.history import (
     catch_up,
     current_ply,
     current_revision,
@@ -45,7 +44,15 @@ from .history import (
     replay_viewer,
     turn_frames,
 )
-from .lobby import (
+from games.records.review import (
+    analyse,
+    check_reviewable,
+    request_review,
+    review_page_data,
+    review_status,
+    spoiler_shielded,
+)
+from games.tables.lobby import (
     accept_challenge,
     cancel_challenge,
     create_challenge,
@@ -54,29 +61,23 @@ from .lobby import (
     open_seeks,
     start_table,
 )
-from .play import TurnResult, apply_turn, create_game, offer_rematch, resign, resign_seat
-from .preturns import queue as queue_turn
-from .preturns import with_queue
-from .protocol import (
-    MAX_TOKEN_LENGTH,
-    Code,
-    GameError,
-    NotFound,
-)
-from .review import (
-    analyse,
-    check_reviewable,
-    request_review,
-    review_page_data,
-    review_status,
-    spoiler_shielded,
-)
-from .states import public_state, state_of
-from .store import get_game, live, replayed
-from .timeouts import flag_due_games, flag_if_due
+from games.tables.waiting import waiting_games
+from games.timing.abandonment import abort as abort_game
+from games.timing.abandonment import claim as claim_game
+from games.timing.abandonment import claim_seat
+from games.timing.timeouts import cut_clock, flag_due_games, flag_if_due
+from games.turns.finish import void_game
+from games.turns.play import TurnResult, apply_turn, create_game, offer_rematch, resign, resign_seat
+from games.turns.preturns import MAX_KEY as MAX_QUEUE_KEY
+from games.turns.preturns import MAX_STEPS as MAX_QUEUE_STEPS
+from games.turns.preturns import queue as queue_turn
+from games.turns.preturns import with_queue
+from games.turns.store import get_game, live, replayed
 
 __all__ = [
     "BOT_SWEEP_AFTER",
+    "MAX_QUEUE_KEY",
+    "MAX_QUEUE_STEPS",
     "MAX_TOKEN_LENGTH",
     "Actor",
     "Code",
@@ -95,6 +96,7 @@ __all__ = [
     "claim_game",
     "claim_seat",
     "current_ply",
+    "cut_clock",
     "current_revision",
     "create_bot_game",
     "create_game_against_bots",
@@ -132,5 +134,6 @@ __all__ = [
     "sweep_bot_games",
     "turn_frames",
     "void_game",
+    "waiting_games",
     "with_queue",
 ]

@@ -1,15 +1,15 @@
 """Celery tasks of live play: CargoBot's turns and the sweep that re-sends lost ones.
 
 Both are idempotent and guarded. `bot_turn(game_id, ply)` plays only if the game is still at
-`ply` with CargoBot to move (through `games.play.apply_turn`, the one apply path, which
+`ply` with CargoBot to move (through `games.turns.play.apply_turn`, the one apply path, which
 locks the game row: two copies of the task play once). It is sent only after the human's
-turn commits (`games.bots.send_task_on_commit`), acknowledged late (a worker that dies
+turn commits (`games.botplay.bots.send_task_on_commit`), acknowledged late (a worker that dies
 mid-turn leaves the message to be delivered again), limited in time, and retried a few
 times on database connection errors. `sweep_bot_games` runs from Celery beat (CELERY_BEAT_SCHEDULE).
-`review_game(game_id)` makes a finished game's review (games.review, docs/review.md).
+`review_game(game_id)` makes a finished game's review (games.records.review, docs/review.md).
 `flag_clock(game_id)` makes a due flag fall (sent by the process's clock watcher when the
 flag is due); `flag_clocks` runs from beat and checks every game whose flag is due (both
-idempotent: a game ends on time once; games.timeouts, docs/clocks.md).
+idempotent: a game ends on time once; games.timing.timeouts, docs/clocks.md).
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 
-from . import abandonment, bot_games, bots, review, timeouts
+from games.botplay import bot_games, bots
+from games.records import review
+from games.timing import abandonment, timeouts
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ BOT_TURN_MAX_RETRIES = 3
 )
 def bot_turn(game_id: str, ply: int, seat: int | None = None) -> str:
     """A bot's turn in `game_id` at `ply` (with `seat`: that bot seat's decision numbered
-    `ply`, games.bots); does nothing if the game moved on."""
+    `ply`, games.botplay.bots); does nothing if the game moved on."""
     try:
         outcome = bot_games.play_bot_turn(game_id, ply, seat=seat)
     except SoftTimeLimitExceeded:
@@ -68,7 +70,7 @@ def sweep_bot_games() -> list[str]:
 @shared_task(name="games.sweep_idle_games", acks_late=True, soft_time_limit=50,
              time_limit=60, ignore_result=True)
 def sweep_idle_games() -> list[str]:
-    """Abort the untimed games nobody has moved in for days (games.abandonment)."""
+    """Abort the untimed games nobody has moved in for days (games.timing.abandonment)."""
     return abandonment.sweep_idle_games()
 
 
@@ -103,7 +105,7 @@ REVIEW_TIME_LIMIT = 300
     ignore_result=True,
 )
 def review_game(game_id: str) -> str:
-    """CargoBot's review of a finished game (games.review.run_review): one run at a time
+    """CargoBot's review of a finished game (games.records.review.run_review): one run at a time
     per game, nothing done if the review is already done or another run is busy."""
     try:
         return review.run_review(game_id)

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from .views import lobby, pages, review, waiting
+from games.views import lobby, pages, review, waiting
 
 app_name = "games"
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import push
+from . import subscriptions
 from .models import (
     ALL_KINDS,
     NotificationSettings,
@@ -50,7 +50,7 @@ def of_members(user_ids: Iterable[int]) -> dict[int, Choices]:
     """Each member's choices, in one query (two when the site offers push)."""
     ids = set(user_ids)
     rows = {r.user_id: _of_row(r) for r in NotificationSettings.objects.filter(user_id__in=ids)}
-    pushed = push.subscribed(sorted(ids)) if push.offered() else set()
+    pushed = subscriptions.subscribed(sorted(ids)) if subscriptions.offered() else set()
     return {uid: replace(rows.get(uid, DEFAULT), push=uid in pushed) for uid in ids}
 
 

@@ -23,9 +23,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import clocks
+from accounts import emails
 from games.models import Game
-from games.waiting import WaitingGame, waiting_games
+from games.tables.waiting import WaitingGame, waiting_games
+from games.timing import clocks
 
 from .models import DeadlineAlarm, Kind, Notification, NotificationSettings
 from .notify import correspondence, game_url, with_whom
@@ -117,7 +118,7 @@ def send_digests(at: dt.datetime | None = None) -> int:
     today = at.date()
     sent = 0
     rows = (NotificationSettings.objects.filter(digest=True).exclude(digest_sent_on=today)
-            .exclude(user__email="").filter(user__is_active=True).select_related("user"))
+            .filter(emails.mailable("user__"), user__is_active=True).select_related("user"))
     for row in rows:
         since = None if row.digest_sent_on is None else dt.datetime.combine(
             row.digest_sent_on, dt.time(), tzinfo=dt.UTC)
@@ -157,7 +158,7 @@ def send_alarms(at: dt.datetime | None = None) -> int:
     at = at or timezone.now()
     sent = 0
     users = set(NotificationSettings.objects.filter(alarm=True, user__is_active=True)
-                .exclude(user__email="").values_list("user_id", flat=True))
+                .filter(emails.mailable("user__")).values_list("user_id", flat=True))
     if not users:
         return 0
     games = (Game.objects.filter(status=Game.Status.ACTIVE, flag_at__isnull=False,

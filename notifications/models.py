@@ -14,6 +14,7 @@ class Kind(models.TextChoices):
     TABLE_INVITE = "table_invite", "Someone joined your table"
     GAME_ENDED = "game_ended", "Game ended"
     REMATCH_OFFERED = "rematch_offered", "Rematch offered"
+    TOURNAMENT_ROUND = "tournament_round", "A tournament round started"
 
 
 ALL_KINDS = [k.value for k in Kind]
@@ -86,7 +87,8 @@ class NotificationSettings(models.Model):
 class PushSubscription(models.Model):
     """One browser a member subscribed to web push (the Push API's subscription: the push
     service's `endpoint` and the browser's keys for the encryption, RFC 8291). An endpoint
-    is one browser's: subscribed again by another member, it moves to them. The push
+    is one member's: another member's request with it is refused (notifications/push.py),
+    never moved. The push
     service answering 404 or 410 (gone) deletes the row; other failures are noted."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,

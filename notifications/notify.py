@@ -1,7 +1,8 @@
 """Making notifications: one call per point of the platform where something happens to a
-member, inside the transaction that made it happen; the rows shown in the site go live to
-the member's open sockets (lobby and game pages alike: `games.broadcast.socket_group`)
-once it commits.
+member, inside the transaction that made it happen, heard on live play's signals
+(`games.signals`; the games app never calls this module by name); the rows shown in the site
+go live to the member's open sockets (lobby and game pages alike:
+`games.frames.broadcast.socket_group`) once it commits.
 
 - `your_turn(game, lg, decided)`: after a decision (or a game's start) of a
   correspondence game, each member now to act has one unread "your turn" for the game
@@ -11,6 +12,12 @@ once it commits.
   filled): to the seated members but the one whose join started it.
 - `rematch_offered(game, seat)`: to the other members of a finished game.
 - `game_ended` (a finish-seam handler, after commit): a correspondence game ended.
+- `round_started(tournament, rnd, games)`: a tournament round's start committed
+  (`tournaments.signals.round_started`): each paired member is told to play, with their
+  game's link; a member with a bye is told so, with no link.
+- `arena_paired(tournament, game, users)`: an arena's pass made a game
+  (`tournaments.signals.arena_paired`, after commit): its two players are told to play,
+  with the game's link (the same kind of row as a round's start).
 
 A row the member wants pushed goes to their subscribed browsers by a Celery task sent
 after commit (`notifications.push`): these points only, so never a push per move of a
@@ -20,17 +27,21 @@ live game. Never for bots or guests. The texts say only what every player and sp
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from django.db import IntegrityError, transaction
+from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 
-from games.broadcast import send_on_commit, socket_group
-from games.correspondence import is_correspondence
+from games import signals
+from games.frames.broadcast import send_on_commit, socket_group
 from games.kinds import LiveGame
 from games.models import Challenge, Game
 from games.results import Ending, Stage, on_game_end
-from games.store import live
+from games.timing.correspondence import is_correspondence
+from games.turns.store import live
+from tournaments import signals as tournament_signals
 
 from . import choices, push
 from .inbox import unread_count
@@ -109,6 +120,80 @@ def rematch_offered(game: Game, seat: int) -> None:
     _create(Kind.REMATCH_OFFERED, sorted(others), game,
             lambda uid: f"{offerer} offers a rematch of your {game.kind.name} game",
             game_url(game))
+
+
+class Named(Protocol):
+    id: str
+    name: str
+
+
+class Numbered(Protocol):
+    number: int
+
+
+def round_started(tournament: Named, rnd: Numbered, games: dict[int, Game | None]) -> None:
+    """Round `rnd` of `tournament` started (after its commit): each paired member is told
+    to play now, linked to their game; one with a bye is told of it, linked to the
+    tournament's page.
+    Only what the signal carries is read: this app imports `tournaments.signals` alone."""
+    name, number = tournament.name, rnd.number
+    with transaction.atomic():
+        for game in {g.id: g for g in games.values() if g is not None}.values():
+            players = sorted(u for u, g in games.items() if g is not None and g.id == game.id)
+            _create(Kind.TOURNAMENT_ROUND, players, game,
+                    lambda uid: f"Round {number} of {name} has started: play now",
+                    game_url(game))
+        _create(Kind.TOURNAMENT_ROUND, sorted(u for u, g in games.items() if g is None),
+                None, lambda uid: f"Round {number} of {name}: you have a bye this round",
+                reverse("tournaments:detail", args=[tournament.id]))
+
+
+def arena_paired(tournament: Named, game: Game, users: list[int]) -> None:
+    """An arena paired `users` in `game` (after its commit): each is told to play now.
+    Only what the signal carries is read."""
+    name = tournament.name
+    with transaction.atomic():
+        _create(Kind.TOURNAMENT_ROUND, sorted(users), game,
+                lambda uid: f"Your game in {name} has started: play now", game_url(game))
+
+
+# What live play says happened (games.signals): heard, not called by name.
+
+@receiver(signals.turn_passed, dispatch_uid="notifications.your_turn")
+def _turn_passed(sender: object, *, game: Game, live: LiveGame | None, decided: int | None,
+                 **kwargs: object) -> None:
+    your_turn(game, live, decided)  # correspondence games only
+
+
+@receiver(signals.table_joined, dispatch_uid="notifications.table_joined")
+def _table_joined(sender: object, *, challenge: Challenge, name: str, **kwargs: object
+                  ) -> None:
+    table_joined(challenge, name)
+
+
+@receiver(signals.table_started, dispatch_uid="notifications.table_started")
+def _table_started(sender: object, *, challenge: Challenge, game: Game, starter: int | None,
+                   **kwargs: object) -> None:
+    table_started(challenge, game, starter)
+
+
+@receiver(signals.rematch_offered, dispatch_uid="notifications.rematch_offered")
+def _rematch_offered(sender: object, *, game: Game, seat: int, **kwargs: object) -> None:
+    rematch_offered(game, seat)
+
+
+# What the tournaments say happened (tournaments.signals), after their commit.
+
+@receiver(tournament_signals.round_started, dispatch_uid="notifications.round_started")
+def _round_started(sender: object, *, tournament: Named, round: Numbered,
+                   games: dict[int, Game | None], **kwargs: object) -> None:
+    round_started(tournament, round, games)
+
+
+@receiver(tournament_signals.arena_paired, dispatch_uid="notifications.arena_paired")
+def _arena_paired(sender: object, *, tournament: Named, game: Game, users: list[int],
+                  **kwargs: object) -> None:
+    arena_paired(tournament, game, users)
 
 
 @on_game_end("notifications.game_ended", Stage.AFTER_COMMIT, order=90)

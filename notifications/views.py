@@ -18,7 +18,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import choices, inbox, mail, push
+from accounts import emails
+
+from . import choices, inbox, mail, subscriptions
 from .forms import SettingsForm
 
 
@@ -54,7 +56,9 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                                      "digest": now.digest, "alarm": now.alarm})
     return render(request, "notifications/settings.html",
                   {"form": form, "has_email": bool(getattr(request.user, "email", "")),
-                   "push_offered": push.offered(), "push_key": push.public_key()}, status=
+                   "unconfirmed": emails.unconfirmed(request.user),
+                   "push_offered": subscriptions.offered(),
+                   "push_key": subscriptions.public_key()}, status=
                   400 if request.method == "POST" else 200)
 
 
@@ -62,17 +66,19 @@ def _json_body(request: HttpRequest) -> object:
     try:
         return json.loads(request.body or b"null")
     except (ValueError, UnicodeDecodeError):
-        raise push.BadSubscription("the body is not JSON") from None
+        raise subscriptions.BadSubscription("the body is not JSON") from None
 
 
 @login_required
 @require_POST
 def push_subscribe(request: HttpRequest) -> JsonResponse:
     """This browser's Push API subscription for the signed-in member: 201, or 400 with
-    the reason and nothing saved."""
+    the reason and nothing saved, or 409 if another member holds that endpoint."""
     try:
-        push.subscribe(request.user, _json_body(request))
-    except push.BadSubscription as refused:
+        subscriptions.subscribe(request.user, _json_body(request))
+    except subscriptions.SubscriptionTaken as refused:
+        return JsonResponse({"error": str(refused), "taken": True}, status=409)
+    except subscriptions.BadSubscription as refused:
         return JsonResponse({"error": str(refused)}, status=400)
     return JsonResponse({"subscribed": True}, status=201)
 
@@ -82,8 +88,8 @@ def push_subscribe(request: HttpRequest) -> JsonResponse:
 def push_unsubscribe(request: HttpRequest) -> JsonResponse:
     """Forget this browser's subscription (`{"endpoint": url}`) of the member."""
     try:
-        gone = push.unsubscribe(request.user, _json_body(request))
-    except push.BadSubscription as refused:
+        gone = subscriptions.unsubscribe(request.user, _json_body(request))
+    except subscriptions.BadSubscription as refused:
         return JsonResponse({"error": str(refused)}, status=400)
     return JsonResponse({"unsubscribed": gone})
 

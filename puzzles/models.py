@@ -166,6 +166,8 @@ class Progress(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = "progress entry"  # Django's default plural was "progresss"
+        verbose_name_plural = "progress entries"
         constraints = [
             models.UniqueConstraint(fields=["user", "puzzle"], name="puzzles_progress_once"),
         ]
@@ -181,9 +183,10 @@ class Progress(models.Model):
 class AttemptReview(models.Model):
     """The review of one finished attempt at a puzzle (docs/puzzles-site.md): the solver's
     verdict on each of its turns and the turn that lost the puzzle, with its reason and
-    boards (`engine.review.review_puzzle`). The same attempt (puzzle and turns) always gets
-    the same review, so it is made once and shared by its `key` (`/puzzles/review/<key>`);
-    it is made again when the engine's `PUZZLE_REVIEW_VERSION` changes."""
+    boards (`engine.puzzle_review.review_puzzle`). The same attempt (puzzle and turns)
+    always gets the same review, so it is made once and shared by its `key`
+    (`/puzzles/review/<key>`); it is made again when the engine's `PUZZLE_REVIEW_VERSION`
+    changes."""
 
     class Outcome(models.TextChoices):
         SOLVED = "solved"

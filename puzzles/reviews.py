@@ -1,10 +1,11 @@
 """Reviewing a Weekly Puzzle attempt once it is over (docs/puzzles-site.md, "Reviews").
 
-The review is the solver's (`engine.review.review_puzzle`): for each turn, the fewest turns
-to the goal before and after it and the solver's best turn, and the turn that lost the
-puzzle, marked with its reason and three boards. It is stored once per attempt
+The review is the solver's (`engine.puzzle_review.review_puzzle`): for each turn, the
+fewest turns to the goal before and after it and the solver's best turn, and the turn that
+lost the puzzle, marked with its reason and three boards. It is stored once per attempt
 (`AttemptReview`) and shared by its key. The page shares its presentation with a game's
-review (`cargosite.reviews`, `templates/games/_marked_turns.html`, the replay viewer).
+review (`games.kinds.cargo_connect.reviews`, `templates/games/_marked_turns.html`, the
+replay viewer).
 
 When ("after solving"):
 - Only an attempt that is **over** is reviewed: solved, or out of turns (the limit used up,
@@ -28,9 +29,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from cargosite.reviews import marked_entry
 from engine import EngineError, parse_record
-from engine.review import PUZZLE_REVIEW_VERSION, review_puzzle
+from engine.puzzle_review import PUZZLE_REVIEW_VERSION, review_puzzle
+from games.kinds.cargo_connect.reviews import marked_entry
 
 from . import progress
 from .models import AttemptReview, Puzzle
@@ -136,7 +137,7 @@ def _before_after(t: dict[str, Any]) -> tuple[str, str]:
 
 def replay_data(puzzle: Puzzle, tokens: list[str]) -> dict[str, Any]:
     """The replay viewer's data: the state at every turn of the attempt, and its turns with
-    their events (the shape of a game's replay, `games.history.replay_data`)."""
+    their events (the shape of a game's replay, `games.records.history.replay_data`)."""
     game = new_game(puzzle)
     states = [state(puzzle, game)]
     turns = []

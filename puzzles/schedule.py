@@ -1,7 +1,7 @@
 """The weeks: which puzzle is on which Pacific day, drafting weeks from the generator,
 publishing them, and the automatic week when Monday comes without a published one.
 
-Days are the site's days (`cargosite.timezones.pacific_today`, SITE_DAY_TZ). A day's puzzle
+Days are the site's days (`common.timezones.pacific_today`, SITE_DAY_TZ). A day's puzzle
 is served from its day on: missed days of a week stay open, later days are refused (404)
 until they come, and past weeks stay playable.
 """
@@ -14,7 +14,7 @@ import logging
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from cargosite.timezones import pacific_today
+from common.timezones import pacific_today
 from engine.generator import week as generate_week
 
 from .models import DAY_NAMES, Puzzle, Week

@@ -17,6 +17,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from common.queue import enqueue
 from engine import EngineError
 from engine.generator import Generated
 from engine.solver import Solution, solve
@@ -39,15 +40,13 @@ def validate(puzzle: Puzzle, *, background: bool | None = None) -> str:
     if not background:
         record_proof(puzzle, prove(puzzle))
         return puzzle.validation
-    from .tasks import prove as prove_task
-
     puzzle.forget_proof()
     puzzle.fingerprint = fingerprint(puzzle.start, puzzle.goal, puzzle.turns)
     puzzle.validated_fingerprint = puzzle.fingerprint  # "running" is about this fingerprint
     puzzle.validation = Puzzle.Validation.RUNNING
     puzzle.save()
     pk, fp = puzzle.pk, puzzle.fingerprint
-    transaction.on_commit(lambda: prove_task.delay(pk, fp))
+    transaction.on_commit(lambda: enqueue("puzzles.prove", pk, fp))
     return puzzle.validation
 
 

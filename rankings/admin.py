@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from cargosite.admin_views import ReadOnlyAdmin
+from common.admin_views import ReadOnlyAdmin
 
 from .models import BotRatingChange, RatingChange
 

@@ -1,6 +1,6 @@
 """The rankings page's boards, one per game type and rating, read from the members' rating
 rows (`rankings.Rating`) and the rating history, by an indexed sort each time (the index
-`rankings_rating_board`: game type, kind, value descending; no cache: a deactivated account
+`rankings_rating_board`: game type, system, value descending; no cache: a deactivated account
 leaves every board at once).
 
 Eligibility, the same for every rating: an active account with at least `MIN_GAMES` games
@@ -15,15 +15,16 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from games.kinds import all_kinds
+from games.kinds import all_kinds, first_kinds_first
 
 from . import multiplayer
 from .models import BotRatingChange, Rating, RatingChange
-from .ratings import CARGO_CONNECT, OPENSKILL, VS_CARGOBOT, online_kind
-from .ratings import ELO as ELO_KIND
+from .ratings import ELO as ELO_SYSTEM
+from .ratings import OPENSKILL, VS_CARGOBOT, online_system
 
 MIN_GAMES = 5
 ACTIVE_DAYS = 30
@@ -52,24 +53,23 @@ class _Rating:
 
 ELO = _Rating("elo", "Elo rating", RatingChange, "rated online games")
 BOT = _Rating("bot", "vs CargoBot rating", BotRatingChange, "casual games against CargoBot")
-TITLES = {ELO_KIND: "Elo rating", OPENSKILL: "Rating", VS_CARGOBOT: "vs CargoBot rating"}
+TITLES = {ELO_SYSTEM: "Elo rating", OPENSKILL: "Rating", VS_CARGOBOT: "vs CargoBot rating"}
 
 
-def _kind(r: _Rating, game_type: str) -> str:
-    """The rating kind a tab shows for a game type: online, the kind's method's."""
-    return online_kind(game_type) if r is ELO else VS_CARGOBOT
+def _system(r: _Rating, game_type: str) -> str:
+    """The rating system a tab shows for a game type: online, the kind's method's."""
+    return online_system(game_type) if r is ELO else VS_CARGOBOT
 
 
 def game_types() -> list[tuple[str, str]]:
-    """The game types a board can be asked for, as (key, name): Cargo Connect first."""
-    kinds = sorted(all_kinds(), key=lambda k: (k.key != CARGO_CONNECT, k.name))
-    return [(k.key, k.name) for k in kinds]
+    """The game types a board can be asked for, as (key, name): the default game first."""
+    return [(k.key, k.name) for k in first_kinds_first(all_kinds())]
 
 
 def _eligible(r: _Rating, game_type: str, now: dt.datetime) -> QuerySet[Rating]:
     recent = r.history.objects.filter(user=OuterRef("user"), game__game_type=game_type,
                                       created_at__gte=now - dt.timedelta(days=ACTIVE_DAYS))
-    return Rating.objects.filter(game_type=game_type, kind=_kind(r, game_type),
+    return Rating.objects.filter(game_type=game_type, system=_system(r, game_type),
                                  user__is_active=True, games__gte=MIN_GAMES).filter(
         Exists(recent))
 
@@ -79,7 +79,9 @@ def _provisional(row: Rating) -> bool:
 
 
 def board(r: _Rating, viewer: Any = None, now: dt.datetime | None = None,
-          top: int = TOP, game_type: str = CARGO_CONNECT) -> Board:
+          top: int = TOP, game_type: str | None = None) -> Board:
+    """The board of rating `r` for a game type (the default game's without one)."""
+    game_type = game_type or settings.DEFAULT_GAME_KIND
     now = now or timezone.now()
     eligible = _eligible(r, game_type, now)
     ratings = list(eligible.select_related("user").order_by("-value", "user__username")[:top])
@@ -91,8 +93,8 @@ def board(r: _Rating, viewer: Any = None, now: dt.datetime | None = None,
                      "provisional": _provisional(row)})
     rules = (f"Players with at least {MIN_GAMES} {r.what}, one of them in the last "
              f"{ACTIVE_DAYS} days.")
-    title = TITLES.get(_kind(r, game_type), r.title)
-    if game_type != CARGO_CONNECT:
+    title = TITLES.get(_system(r, game_type), r.title)
+    if game_type != settings.DEFAULT_GAME_KIND:
         names = dict(game_types())
         title = f"{names.get(game_type, game_type)}: {title}"
     return Board(r.key, title, rows, _you(r, eligible, viewer, game_type), rules,
@@ -105,7 +107,7 @@ def _you(r: _Rating, eligible: QuerySet[Rating], viewer: Any, game_type: str
     if viewer is None or not getattr(viewer, "is_authenticated", False):
         return None
     row = Rating.objects.filter(user=viewer, game_type=game_type,
-                                kind=_kind(r, game_type)).first()
+                                system=_system(r, game_type)).first()
     rating = row.value if row else None
     games = row.games if row else 0
     if row is not None and eligible.filter(pk=row.pk).exists():
@@ -120,11 +122,11 @@ def _you(r: _Rating, eligible: QuerySet[Rating], viewer: Any, game_type: str
 
 
 def elo_board(viewer: Any = None, now: dt.datetime | None = None,
-              game_type: str = CARGO_CONNECT) -> Board:
+              game_type: str | None = None) -> Board:
     """The rated online board of a game type (Elo for Cargo Connect; the kind's method)."""
     return board(ELO, viewer, now, game_type=game_type)
 
 
 def bot_board(viewer: Any = None, now: dt.datetime | None = None,
-              game_type: str = CARGO_CONNECT) -> Board:
+              game_type: str | None = None) -> Board:
     return board(BOT, viewer, now, game_type=game_type)

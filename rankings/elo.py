@@ -1,8 +1,8 @@
 """Elo as pure functions: the expected score, the K factor, the new rating.
 
 K is 40 for a player's first 30 rated games, then 20; a change is rounded half up. The vs
-CargoBot rating uses the same formula against each level's fixed rating (`BOT_RATINGS`,
-docs/bot-games.md).
+CargoBot rating uses the same formula against each level's fixed rating (the game kind's
+`bot_ratings`, docs/bot-games.md).
 """
 
 from __future__ import annotations
@@ -12,9 +12,6 @@ import math
 START_RATING = 1200
 PROVISIONAL_GAMES = 30
 K_PROVISIONAL, K_ESTABLISHED = 40, 20
-
-# The fixed ratings of CargoBot's levels for the vs CargoBot rating (docs/bot-games.md).
-BOT_RATINGS = {"easy": 800, "medium": 1200, "hard": 1600}
 
 
 def expected_score(rating: int, opponent: int) -> float:

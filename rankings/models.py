@@ -1,5 +1,5 @@
-"""Ratings and their history. `Rating`: a member's rating per game type and rating kind, the
-one place a rating is kept. History: one row per member per rated game (online: Elo or
+"""Ratings and their history. `Rating`: a member's rating per game type and rating system,
+the one place a rating is kept. History: one row per member per rated game (online: Elo or
 OpenSkill, by the game's kind; the vs CargoBot rating against CargoBot), written by
 `rankings.ratings` in the transaction that records the result, deleted when the game is
 voided (its change taken back). A history row's game type is its game's (`game.game_type`)."""
@@ -13,14 +13,14 @@ from .elo import START_RATING
 
 
 class Rating(models.Model):
-    """A member's rating in one game type (`GameKind.key`, e.g. "cargo-connect") and one
-    rating kind: "elo" (rated online games, two seats), "openskill" (rated online games of
-    2-4 seats, OpenSkill's Plackett-Luce: `mu` and `sigma` are its numbers, `value` the
-    displayed rating derived from them, docs/ratings.md) or "vs_cargobot" (casual games
-    against CargoBot). `games` counts the games that moved it. Only `rankings.ratings`
-    writes it; a missing row is the start rating with no games."""
+    """A member's rating in one game type (`GameKind.key`, e.g. Cargo Connect's) and one
+    rating system (`system`): "elo" (rated online games, two seats), "openskill" (rated
+    online games of 2-4 seats, OpenSkill's Plackett-Luce: `mu` and `sigma` are its numbers,
+    `value` the displayed rating derived from them, docs/ratings.md) or "vs_cargobot"
+    (casual games against CargoBot). `games` counts the games that moved it. Only
+    `rankings.ratings` writes it; a missing row is the start rating with no games."""
 
-    class Kind(models.TextChoices):
+    class System(models.TextChoices):
         ELO = "elo", "Elo rating"
         OPENSKILL = "openskill", "Rating"
         VS_CARGOBOT = "vs_cargobot", "vs CargoBot rating"
@@ -28,7 +28,7 @@ class Rating(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="ratings")
     game_type = models.CharField(max_length=32)
-    kind = models.CharField(max_length=12, choices=Kind.choices)
+    system = models.CharField(max_length=12, choices=System.choices)
     value = models.IntegerField(default=START_RATING)
     games = models.PositiveIntegerField(default=0)
     mu = models.FloatField(null=True, blank=True)  # OpenSkill only
@@ -36,16 +36,16 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "game_type", "kind"],
+            models.UniqueConstraint(fields=["user", "game_type", "system"],
                                     name="rankings_rating_once"),
         ]
         indexes = [
-            # the boards: one type's one kind, best first (rankings.boards)
-            models.Index(fields=["game_type", "kind", "-value"], name="rankings_rating_board"),
+            # the boards: one type's one system, best first (rankings.boards)
+            models.Index(fields=["game_type", "system", "-value"], name="rankings_rating_board"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.game_type} {self.kind}: {self.value}"
+        return f"{self.user} {self.game_type} {self.system}: {self.value}"
 
 
 class RatingChange(models.Model):

@@ -9,15 +9,18 @@ Which games count, and how (the game's kind chooses the method, `GameKind.rating
   OpenSkill's Plackett-Luce over the finishing places with 2-4 seats ("openskill",
   rankings.multiplayer);
 - a member's game against CargoBot changes their vs CargoBot rating of that game type
-  against the level's fixed rating ("vs_cargobot"); a game against another kind's bots
-  (Cargo Express against ExpressBots) is casual and changes none.
+  against the level's fixed rating ("vs_cargobot"; the kind's `bot_ratings`); a game
+  against the bots of a kind without fixed ratings (Cargo Express against ExpressBots) is
+  casual and changes none.
 Nothing else does (guests, Daily Challenge games, puzzles).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.db.models import F
 
 from accounts.models import Player
@@ -26,17 +29,16 @@ from games.models import Game, Seat
 from games.results import Ending, Stage, on_game_end
 
 from . import multiplayer
-from .elo import BOT_RATINGS, START_RATING, new_rating
+from .elo import START_RATING, new_rating
 from .models import BotRatingChange, Rating, RatingChange
 
 SCORE = {Seat.Outcome.WIN: 1.0, Seat.Outcome.DRAW: 0.5, Seat.Outcome.LOSS: 0.0}
-ELO, OPENSKILL, VS_CARGOBOT = "elo", "openskill", "vs_cargobot"  # Rating.Kind's values
-CARGO_CONNECT = "cargo-connect"
+ELO, OPENSKILL, VS_CARGOBOT = "elo", "openskill", "vs_cargobot"  # Rating.System's values
 _NOW = "_rankings_now"  # a game's members' rating rows as they are now, cached on the game
 
 
-def online_kind(game_type: str) -> str:
-    """The rating kind an online game of this type counts for: its kind's `rating_method`
+def online_system(game_type: str) -> str:
+    """The rating system an online game of this type counts for: its kind's `rating_method`
     ("elo" for a kind no longer registered)."""
     try:
         method = get_kind(game_type).rating_method
@@ -47,20 +49,29 @@ def online_kind(game_type: str) -> str:
     return method
 
 
-def member_kind(game: Game) -> str | None:
-    """The rating kind a member's seat in this game counts for and shows, or None."""
+def bot_ratings(game_type: str) -> Mapping[str, int]:
+    """The fixed ratings of a game type's bot levels (its kind's `bot_ratings`): empty for a
+    kind whose games against its bots count for no rating, or a kind no longer registered."""
+    try:
+        return get_kind(game_type).bot_ratings
+    except (KeyError, ValueError):
+        return {}
+
+
+def member_system(game: Game) -> str | None:
+    """The rating system a member's seat in this game counts for and shows, or None."""
     if game.mode == Game.Mode.ONLINE:
-        return online_kind(game.game_type)
-    if game.mode == Game.Mode.BOT:  # the vs CargoBot rating is Cargo Connect's: another
-        # kind's game against its bots (Cargo Express's) is casual and shows no rating
-        return VS_CARGOBOT if game.game_type == CARGO_CONNECT else None
+        return online_system(game.game_type)
+    if game.mode == Game.Mode.BOT:  # a kind with rated bots (Cargo Connect's CargoBot);
+        # another kind's game against its bots (Cargo Express's) is casual and shows none
+        return VS_CARGOBOT if bot_ratings(game.game_type) else None
     return None  # the Daily Challenge
 
 
-def ratings_of(user_ids: list[int], game_type: str, kind: str) -> dict[int, Rating]:
-    """These members' rating rows of one type and kind (one query); a member without a
+def ratings_of(user_ids: list[int], game_type: str, system: str) -> dict[int, Rating]:
+    """These members' rating rows of one type and system (one query); a member without a
     row has none here (they are at the start: `value_of`)."""
-    rows = Rating.objects.filter(user_id__in=user_ids, game_type=game_type, kind=kind)
+    rows = Rating.objects.filter(user_id__in=user_ids, game_type=game_type, system=system)
     return {r.user_id: r for r in rows}
 
 
@@ -68,14 +79,21 @@ def value_of(row: Rating | None) -> int:
     return row.value if row is not None else START_RATING
 
 
+def host_ratings(user_ids: list[int], game_type: str) -> dict[int, int]:
+    """These members' online ratings of a game type (the kind's method), the start rating
+    for a member without a row: one query (games.frames.shown_ratings, the lobby's hosts)."""
+    rows = ratings_of(user_ids, game_type, online_system(game_type))
+    return {user_id: value_of(rows.get(user_id)) for user_id in user_ids}
+
+
 def _now(game: Game) -> dict[int, Rating]:
-    """The game's members' rating rows of the kind it counts, as they are now (one query
+    """The game's members' rating rows of the system it counts, as they are now (one query
     per game object; a rating write or void drops it)."""
     cached = game.__dict__.get(_NOW)
     if cached is None:
-        kind = member_kind(game)
+        system = member_system(game)
         ids = [s.user_id for s in game.seat_list if s.user_id is not None and not s.bot_level]
-        cached = ratings_of(ids, game.game_type, kind) if kind and ids else {}
+        cached = ratings_of(ids, game.game_type, system) if system and ids else {}
         game.__dict__[_NOW] = cached
     return cached
 
@@ -84,35 +102,38 @@ def shown_rating(game: Game, seat: Seat) -> int | None:
     """The rating a seat shows in this game: a bot's level's fixed rating, a member's vs
     CargoBot rating against CargoBot, else their online rating of this game type (Elo or
     the multiplayer rating, as the kind rates)."""
-    if member_kind(game) is None:  # the Daily Challenge: none
+    if member_system(game) is None:  # the Daily Challenge: none
         return None
-    if seat.bot_level:
-        return BOT_RATINGS.get(seat.bot_level)
+    if seat.bot_level:  # CargoBot's levels' fixed ratings; another kind's bots have none
+        return bot_ratings(game.game_type).get(seat.bot_level)
     if seat.user_id is None:
         return None
     return value_of(_now(game).get(seat.user_id))
 
 
-def rating_kind(game: Game, seat: Seat) -> str | None:
+def rating_system(game: Game, seat: Seat) -> str | None:
     """Which rating a seat shows in this game: "elo" (a member online, a kind rated by Elo),
     "openskill" (a member online, a kind rated by OpenSkill), "vs_cargobot" (a member
     against CargoBot), "bot_level" (CargoBot's level's fixed rating), None (a guest, an
-    empty seat, any seat of a mode no rating counts: the Daily Challenge)."""
-    kind = member_kind(game)
-    if kind is None:
+    empty seat, any seat of a mode no rating counts: the Daily Challenge). The live state
+    sends it as `rating_kind` (games.frames.states)."""
+    system = member_system(game)
+    if system is None:
         return None
     if seat.bot_level:
         return "bot_level"
     if seat.user_id is None:
         return None
-    return kind
+    return system
 
 
 class SeatChange(NamedTuple):
-    """What a finished game did to a seat's rating: the rating before it and the change."""
+    """What a finished game did to a seat's rating: the rating before it and the change;
+    whether the rating was provisional before it (OpenSkill's sigma then)."""
 
     before: int
     delta: int
+    provisional: bool = False
 
 
 def rating_changes(game: Game) -> dict[int, SeatChange]:
@@ -124,16 +145,18 @@ def rating_changes(game: Game) -> dict[int, SeatChange]:
     if game.status != Game.Status.FINISHED or game.mode not in (Game.Mode.ONLINE,
                                                                  Game.Mode.BOT):
         return {}
-    rows: list[tuple[int, int, int]]
+    rows: list[tuple[int, int, int, float | None]]
     if game.mode == Game.Mode.ONLINE:
         if not game.rated:
             return {}
         rows = list(RatingChange.objects.filter(game=game)
-                    .values_list("user_id", "before", "after"))
+                    .values_list("user_id", "before", "after", "sigma_before"))
     else:
-        rows = list(BotRatingChange.objects.filter(game=game)
-                    .values_list("user_id", "before", "after"))
-    by_user = {user_id: SeatChange(before, after - before) for user_id, before, after in rows}
+        rows = [(*row, None) for row in BotRatingChange.objects.filter(game=game)
+                .values_list("user_id", "before", "after")]
+    by_user = {user_id: SeatChange(before, after - before,
+                                   sigma is not None and multiplayer.provisional(sigma))
+               for user_id, before, after, sigma in rows}
     return {s.index: by_user[s.user_id] for s in game.seat_list if s.user_id in by_user}
 
 
@@ -149,17 +172,35 @@ def game_rating(game: Game, seat: Seat, changes: dict[int, SeatChange]) -> int |
     return None if change is None else change.before
 
 
-def _locked(user_ids: list[int], game_type: str, kind: str) -> dict[int, Rating]:
-    """The members' rating rows of one type and kind, made if missing and locked in id
+def game_provisional(game: Game, seat: Seat, changes: dict[int, SeatChange]) -> bool:
+    """Is the rating a seat shows on this game's pages provisional (a multiplayer rating
+    still uncertain, marked "?" as on the boards)? While the game goes on: the member's
+    rating now (no row yet: a new player's, provisional). Once it is over: the rating
+    before the game, from its history. Elo ratings and bots' are never marked."""
+    if seat.bot_level or seat.user_id is None:
+        return False
+    if game.is_over:
+        change = changes.get(seat.index)
+        return change is not None and change.provisional
+    if member_system(game) != OPENSKILL:
+        return False
+    row = _now(game).get(seat.user_id)
+    return multiplayer.provisional(_sigma(row) if row is not None
+                                   else multiplayer.START_SIGMA)
+
+
+def _locked(user_ids: list[int], game_type: str, system: str) -> dict[int, Rating]:
+    """The members' rating rows of one type and system, made if missing and locked in id
     order (no deadlock). Their `Player` rows are made too (the member's row beside the
     user, which profiles and the admin list)."""
     start = ({"mu": multiplayer.START_MU, "sigma": multiplayer.START_SIGMA}
-             if kind == OPENSKILL else {})
+             if system == OPENSKILL else {})
     Player.objects.bulk_create([Player(user_id=u) for u in user_ids], ignore_conflicts=True)
-    Rating.objects.bulk_create([Rating(user_id=u, game_type=game_type, kind=kind, **start)
-                                for u in user_ids], ignore_conflicts=True)
+    Rating.objects.bulk_create([Rating(user_id=u, game_type=game_type, system=system,
+                                       **start) for u in user_ids], ignore_conflicts=True)
     rows = (Rating.objects.select_for_update()
-            .filter(user_id__in=user_ids, game_type=game_type, kind=kind).order_by("user_id"))
+            .filter(user_id__in=user_ids, game_type=game_type, system=system)
+            .order_by("user_id"))
     return {r.user_id: r for r in rows}
 
 
@@ -187,7 +228,7 @@ def record_elo(ending: Ending) -> None:
         _take_back_online(game)
         return
     seats = _rated_members(game)
-    if seats is None or len(seats) != 2 or online_kind(game.game_type) != ELO:
+    if seats is None or len(seats) != 2 or online_system(game.game_type) != ELO:
         return
     a, b = seats
     assert a.user_id is not None and b.user_id is not None
@@ -219,7 +260,7 @@ def record_openskill(ending: Ending) -> None:
         return
     seats = _rated_members(game)
     if (seats is None or not 2 <= len(seats) <= 4
-            or online_kind(game.game_type) != OPENSKILL
+            or online_system(game.game_type) != OPENSKILL
             or any(s.place is None for s in seats)
             or RatingChange.objects.filter(game=game).exists()):
         return
@@ -253,7 +294,8 @@ def record_bot_rating(ending: Ending) -> None:
     if ending.voided:
         _take_back_bot_rating(game)
         return
-    if game.mode != Game.Mode.BOT or game.game_type != CARGO_CONNECT:
+    fixed = bot_ratings(game.game_type)
+    if game.mode != Game.Mode.BOT or not fixed:
         return
     humans = [s for s in game.seat_list if s.user_id is not None]
     level = game.bot_level
@@ -263,7 +305,7 @@ def record_bot_rating(ending: Ending) -> None:
     assert seat.user_id is not None
     row = _locked([seat.user_id], game.game_type, VS_CARGOBOT)[seat.user_id]
     score = SCORE[Seat.Outcome(seat.outcome)]
-    bot_rating = BOT_RATINGS[level]
+    bot_rating = fixed[level]
     after = new_rating(row.value, bot_rating, score, row.games)
     BotRatingChange.objects.create(game=game, user_id=seat.user_id, level=level,
                                    bot_rating=bot_rating, score=score,
@@ -280,11 +322,11 @@ def _take_back_online(game: Game) -> None:
     changes = list(RatingChange.objects.filter(game=game))
     if not changes:
         return
-    kind = OPENSKILL if changes[0].mu_before is not None else ELO
-    rows = _locked(sorted(c.user_id for c in changes), game.game_type, kind)
+    system = OPENSKILL if changes[0].mu_before is not None else ELO
+    rows = _locked(sorted(c.user_id for c in changes), game.game_type, system)
     for change in changes:
         row = rows[change.user_id]
-        if kind == ELO:
+        if system == ELO:
             Rating.objects.filter(pk=row.pk).update(value=F("value") - change.delta,
                                                     games=F("games") - 1)
             continue
@@ -305,15 +347,17 @@ def _take_back_bot_rating(game: Game) -> None:
         return
     _locked([change.user_id], game.game_type, VS_CARGOBOT)
     Rating.objects.filter(user_id=change.user_id, game_type=game.game_type,
-                          kind=VS_CARGOBOT).update(value=F("value") - change.delta,
-                                                   games=F("games") - 1)
+                          system=VS_CARGOBOT).update(value=F("value") - change.delta,
+                                                     games=F("games") - 1)
     change.delete()
     _show(game)
 
 
 def member_ratings(user: Any) -> list[Rating]:
-    """Every rating row a member has, Cargo Connect's first, then by game type and kind."""
+    """Every rating row a member has, the default game's first (settings.DEFAULT_GAME_KIND),
+    then by game type and system."""
     rows = list(Rating.objects.filter(user=user))
     order = {ELO: 0, OPENSKILL: 1, VS_CARGOBOT: 2}
-    return sorted(rows, key=lambda r: (r.game_type != CARGO_CONNECT, r.game_type,
-                                       order.get(r.kind, 9)))
+    first = settings.DEFAULT_GAME_KIND
+    return sorted(rows, key=lambda r: (r.game_type != first, r.game_type,
+                                       order.get(r.system, 9)))

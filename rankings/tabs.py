@@ -6,7 +6,8 @@ A tab names the stylesheets its panel needs (`stylesheets`, static paths); the p
 the selected tab's beside its own (profile.css, which styles the tabs and `table.board`).
 
 The two rating tabs (rated online, vs CargoBot), each with a switch between game types
-(`?type=`, Cargo Connect by default: its Elo and vs CargoBot boards), and the Daily
+(`?game=`, the default game without one: Cargo Connect's Elo and vs CargoBot boards; the
+old `?type=` is redirected by rankings.views), and the Daily
 Challenge's monthly boards (rankings.daily_boards) are registered here; another app adds
 its own from its `AppConfig.ready()`:
 
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest
 from django.urls import reverse
 
@@ -58,16 +60,17 @@ def _viewer(request: HttpRequest) -> Any:
 
 
 def _game_type(request: HttpRequest, tab: str) -> tuple[str, list[dict[str, Any]]]:
-    """The game type a rating tab shows (`?type=`, Cargo Connect by default) and the switch
-    between the types (shown when there are several)."""
+    """The game type a rating tab shows (`?game=`, the default game without one) and the
+    switch between the types (shown when there are several)."""
     types = boards.game_types()
-    chosen = request.GET.get("type") or boards.CARGO_CONNECT
+    default = settings.DEFAULT_GAME_KIND
+    chosen = request.GET.get("game") or default
     if chosen not in dict(types):
         raise Http404(f"no game type {chosen!r}")
     url = reverse("rankings:index")
     switch = [{"key": key, "name": name, "selected": key == chosen,
-               "url": f"{url}?tab={tab}" + ("" if key == boards.CARGO_CONNECT
-                                             else f"&type={key}")} for key, name in types]
+               "url": f"{url}?tab={tab}" + ("" if key == default
+                                             else f"&game={key}")} for key, name in types]
     return chosen, switch
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
@@ -11,6 +11,11 @@ from .tabs import all_tabs
 
 
 def index(request: HttpRequest) -> HttpResponse:
+    if "type" in request.GET:  # the game's old name in this page's address (issue #44)
+        query = request.GET.copy()
+        query.setlist("game", query.getlist("game") or query.getlist("type"))
+        del query["type"]
+        return HttpResponsePermanentRedirect(f"{reverse('rankings:index')}?{query.urlencode()}")
     tabs = all_tabs()
     key = request.GET.get("tab") or tabs[0].key
     selected = next((t for t in tabs if t.key == key), None)

@@ -5,7 +5,7 @@
 Plays `--games` games of `--seats` through the kind (`games.kinds.cargo_express`), every
 decision by `--play`'s level (Hard by default: the positions of Hard's own games), and at each
 decision point times every level of `--levels` on the same position exactly as the worker's
-task does it (games.bot_games.play_bot_turn): `kind.bot_decision(lg.redacted(seat), seat,
+task does it (games.botplay.bot_games.play_bot_turn): `kind.bot_decision(lg.redacted(seat), seat,
 level, seed)`, the seat's view built and the decision chosen. Planning's simultaneous seats
 are each a decision point. The levels are timed in a rotating order, so that none always runs
 first on a position. CPU time is `time.process_time` (this process alone; `--cpu N` pins it to

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from live_client import Stats, _ws_url
+from live_client import Held, Stats, _ws_url, insecure_context
 from websockets.asyncio.client import connect
 from websockets.typing import Origin
 
@@ -109,12 +109,14 @@ class ExpressSeat:
     async def play(self) -> None:
         async with connect(_ws_url(self.base, self.table.id), origin=Origin(self.base),
                            additional_headers={"Cookie": f"sessionid={self.session}"},
+                           ssl=insecure_context() if self.base.startswith("https") else None,
                            compression=None, max_size=2**22, open_timeout=30) as ws:
             self._ws = ws
             closing = asyncio.create_task(self._close_when_stopped(ws))
+            held = Held()
             try:
                 async for text in ws:
-                    await self._handle(json.loads(text), time.perf_counter())
+                    await self._handle(held.read(text), time.perf_counter())
                     if self.over:
                         return
             finally:

@@ -18,16 +18,43 @@ import asyncio
 import json
 import random
 import ssl
+import sys
 import time
 import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.typing import Origin
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from games.frames.diffs import apply  # noqa: E402  (pure: no Django)
+
 REFUSED_CLOSE_CODES = range(4400, 4500)  # the server refuses this socket: do not reconnect
+
+
+class Held:
+    """The state a socket's client holds, as the page's socket.js keeps it: a frame that
+    carries a diff (`base`, `diff`: docs/live-protocol.md, "Frames that carry what changed")
+    gets its `state` rebuilt from it; every frame with a whole state sets it."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+
+    def read(self, text: str) -> dict[str, Any]:
+        frame = json.loads(text)
+        if "diff" in frame:
+            if self.state is None or self.state.get("rev") != frame["base"]:
+                raise ValueError(f"a diff from rev {frame['base']}, the client holds "
+                                 f"{None if self.state is None else self.state.get('rev')}")
+            self.state = apply(self.state, frame.pop("diff"))
+            del frame["base"]
+            frame["state"] = self.state
+        elif isinstance(frame.get("state"), dict):
+            self.state = frame["state"]
+        return frame
 
 
 @dataclass
@@ -146,9 +173,10 @@ class Player:
         socket drops (False)."""
         closing = asyncio.create_task(self._close_when_stopped(ws))
         pinger = asyncio.create_task(self._ping(ws))
+        held = Held()
         try:
             async for text in ws:
-                await self._handle(json.loads(text), time.perf_counter())
+                await self._handle(held.read(text), time.perf_counter())
                 if self.over:
                     return True
             return closing.done()

@@ -234,7 +234,7 @@ def stored_rows(game_ids: list[str]) -> dict[str, list[tuple[int, int, str]]]:
 
 
 def turns_by_path(urls: list[str]) -> dict[str, float] | None:
-    """The servers' turns by the path that stored them (games/metrics.py's
+    """The servers' turns by the path that stored them (games/frames/metrics.py's
     `cargo_turns_applied_total`, summed over the processes; whole run), or None when
     /metrics is off (METRICS_ENABLED, which scripts/load_run.sh sets)."""
     import re
@@ -248,7 +248,7 @@ def turns_by_path(urls: list[str]) -> dict[str, float] | None:
 
 
 def gc_pauses(urls: list[str]) -> dict[str, dict[str, float]] | None:
-    """The servers' garbage collections (games/metrics.py's `cargo_gc_pause_seconds`,
+    """The servers' garbage collections (games/frames/metrics.py's `cargo_gc_pause_seconds`,
     whole run, summed over the processes) by generation: how many, their milliseconds in
     all, and how many took 50 ms or more."""
     import re

@@ -13,6 +13,8 @@
 # "postgres://postgres@/cargo_load?host=/var/run/postgresql" for its Unix socket),
 # LIVE_FAST_PATH (default 1; LIVE_FAST_PATH=0 serves with the live fast path off, games/fast/,
 # docs/fast-path.md), and the finer LIVE_LOOP_CONNECTIONS / LIVE_WARM_GAMES, passed through.
+# DJANGO_CONN_MAX_AGE and the DJANGO_DB_POOL_* settings pass through (a tree before the pool,
+# issue #42, was measured with DJANGO_CONN_MAX_AGE=60; since, the pool is the default).
 # Run it from the tree to measure (a checkout of another commit measures that commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +26,11 @@ export DJANGO_DEBUG=0 DJANGO_SECRET_KEY=load-test-secret-key-0123456789-01234567
        DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost DJANGO_SECURE_SSL_REDIRECT=0 \
        DJANGO_SECURE_COOKIES=0 DJANGO_BEHIND_PROXY=0 \
        DATABASE_URL=${LOAD_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/$db} \
-       REDIS_URL=redis://127.0.0.1:6379/$redis_db DJANGO_CONN_MAX_AGE=60 DJANGO_LOG_LEVEL=WARNING
+       REDIS_URL=redis://127.0.0.1:6379/$redis_db DJANGO_LOG_LEVEL=WARNING
 # The load client is one address standing for every player: lift the per-address budget
-# (games/limits.py), which would otherwise cap all 400 sockets together at 60 frames/s.
+# (games/sockets/limits.py), which would otherwise cap all 400 sockets together at 60 frames/s.
 export LIVE_ADDRESS_UNITS_PER_SECOND=1000000
-# /metrics on (games/metrics.py): the summary counts the turns by the path that stored them.
+# /metrics on (games/frames/metrics.py): the summary counts the turns by the path that stored them.
 export METRICS_ENABLED=1
 # The live fast path (cargosite/settings.py): on unless the caller says LIVE_FAST_PATH=0.
 export LIVE_FAST_PATH=${LIVE_FAST_PATH:-1}

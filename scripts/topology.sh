@@ -26,6 +26,7 @@
 #   TOPOLOGY_ASGI_PORTS          default "8001 8002": the two ASGI processes' ports
 #   TOPOLOGY_WORKER_CONCURRENCY  default 2
 # Any other variable the settings read (README.md, "Production") passes through.
+# In pg_stat_activity each piece's connections are named cargo-PIECE (application_name).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -55,7 +56,10 @@ environment() {
     fi
     export DJANGO_DEBUG=0 DJANGO_SECRET_KEY DATABASE_URL REDIS_URL
     export DJANGO_ALLOWED_HOSTS=${DJANGO_ALLOWED_HOSTS:-127.0.0.1}
-    export DJANGO_CONN_MAX_AGE=${DJANGO_CONN_MAX_AGE:-60}
+    # PostgreSQL: each ASGI process holds at most DJANGO_DB_POOL_MAX_SIZE (10) connections of
+    # its pool plus LIVE_LOOP_CONNECTIONS (4); connections are never kept per thread
+    # (DJANGO_CONN_MAX_AGE stays 0; the settings refuse more). docs/production.md,
+    # "Database connections".
     # nginx is the only client of the ASGI processes: trust its X-Forwarded-* headers.
     export FORWARDED_ALLOW_IPS=${FORWARDED_ALLOW_IPS:-127.0.0.1}
     export DJANGO_SETTINGS_MODULE=cargosite.settings
@@ -241,6 +245,8 @@ supervise() {  # supervise PIECE COMMAND...: start COMMAND again whenever it exi
 }
 
 start_piece() {
+    # Each piece's PostgreSQL connections carry its name (pg_stat_activity.application_name).
+    export PGAPPNAME=cargo-$1
     case $1 in
         asgi-1|asgi-2)
             local port=${ASGI_PORTS[${1#asgi-} - 1]}

@@ -48,6 +48,59 @@ def fast_password_hashing():
         yield
 
 
+# What Django's post_migrate signal writes after a flush (content types and permissions, its
+# only receivers here): kept by the quick flush below, so the signal need not run.
+KEPT_BY_FLUSH = frozenset({"django_content_type", "auth_permission"})
+
+
+def quick_flush(self) -> None:
+    """A transactional test's tear-down (`TransactionTestCase._fixture_teardown`): every
+    table emptied with `DELETE` in one transaction (the foreign keys are deferred, so the
+    order does not matter) except the content types and permissions, which stay as the
+    migrations' post_migrate signal made them, so the signal is not sent again.
+
+    Django's own flush `TRUNCATE`s every table and then re-creates those rows: 300–740 ms
+    a test on PostgreSQL here (2026-12-06; `DELETE` with the signal 140–170 ms, without it
+    20–25 ms), and a browser or socket test ends with one. A truncated table is a new file
+    on disk; a `DELETE` of a test's few rows is not. The rows a test leaves are gone either
+    way; the content types keep their ids instead of taking new ones."""
+    from django.db import connections, transaction
+
+    for alias in self._databases_names(include_mirrors=False):
+        connection = connections[alias]
+        tables = [table for table in connection.introspection.django_table_names(
+            only_existing=True, include_views=False) if table not in KEPT_BY_FLUSH]
+        with transaction.atomic(using=alias), connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+            for table in tables:
+                cursor.execute(f"DELETE FROM {connection.ops.quote_name(table)}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def quick_transactional_teardown():
+    """Transactional tests end with `quick_flush` instead of Django's flush command."""
+    from unittest import mock
+
+    from django.test import TransactionTestCase
+
+    with mock.patch.object(TransactionTestCase, "_fixture_teardown", quick_flush):
+        yield
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """`commit(fn, *args)`: call `fn` and run the after-commit callbacks it registered, as
+    a real commit would (frames, CargoBot's task), in a test whose transaction never
+    commits."""
+
+    def call(fn, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return fn(*args, **kwargs)
+
+    return call
+
+
 @pytest.fixture
 def run_python():
     """Run `python -c code` in a fresh process with the settings module and the given env."""
@@ -80,11 +133,57 @@ def pytest_report_header(config):
     ]
 
 
+# The modules (or `module::test`) left out of `make test-quick`, marked `slow`
+# (docs/testing.md, "The quick tier"): each took 15 s or more of a worker in a parallel run
+# (2026-12-06), or 8 s for one test, because it plays whole games, searches with the bots,
+# runs the permission matrices' every cell, starts processes or a browser. `make test` runs
+# them all; the quick tier keeps every other module of the engines, units and platform.
+SLOW_MODULES = frozenset({
+    # whole games and the bots' searches
+    "tests/express/test_bots.py", "tests/express/test_yardstick.py",
+    "tests/express/test_hard_search.py", "tests/express/test_examples.py",
+    "tests/express/test_properties.py", "tests/engine/test_describe_options.py",
+    "tests/engine/test_reference_differential.py", "tests/engine/test_properties.py",
+    "tests/engine/test_cli_examples.py", "tests/engine/test_bot_determinism.py",
+    "tests/games/test_express_against_bots.py", "tests/games/test_bot_games.py",
+    "tests/games/test_bot_worker.py", "tests/platform/test_express_wire.py",
+    "tests/platform/test_express_kind.py", "tests/platform/test_express_leaver_socket.py",
+    "tests/platform/test_express_tables.py", "tests/chat/test_chat_wire.py",
+    "tests/platform/test_frame_diffs.py", "tests/tournaments/test_arena_live_socket.py",
+    # reviews at the review's budget
+    "tests/review/test_golden_games.py", "tests/review/test_same_review_twice.py",
+    "tests/review/test_review_64_turns.py",
+    # profiles and results built from many or whole games
+    "tests/profile/test_profile_queries.py", "tests/profile/test_express_results.py",
+    "tests/profile/test_express_results_casual_and_leaver.py",
+    "tests/profile/test_achievements.py",
+    # the permission matrices: every role at every page and socket
+    "tests/permissions/test_views.py", "tests/permissions/test_admin.py",
+    "tests/permissions/test_sockets.py", "tests/permissions/test_api.py",
+    # the API: a whole Cargo Express table played to its end
+    "tests/api/test_hidden.py::test_a_finished_table_is_whole_for_everyone",
+    # fresh processes, and a browser outside tests/browser/
+    "tests/test_settings.py", "tests/rankings/test_ratings_browser.py",
+    "tests/daily/test_daily_browser.py", "tests/daily/test_pages.py",
+    # single tests of 8 s or more in the quick tier's own run (`path::name`)
+    "tests/engine/test_solver_examples.py", "tests/daily/test_board_speed.py",
+    "tests/engine/test_solver_property.py::test_it_agrees_with_breadth_first_search",
+    "tests/test_embedded_beat.py::test_the_default_is_on_exactly_without_redis",
+    "tests/test_password_flows.py::test_mail_goes_to_the_console_only_in_development",
+})
+
+
 def pytest_collection_modifyitems(config, items):
-    """With LIVE_FAST_PATH=0, the tests of the fast path's own pieces (marked `fast_path`)
-    are skipped: what they test is turned off (games/fast/)."""
+    """The modules of SLOW_MODULES are marked `slow` (left out of `make test-quick`). With
+    LIVE_FAST_PATH=0, the tests of the fast path's own pieces (marked `fast_path`) are
+    skipped: what they test is turned off (games/fast/)."""
     from django.conf import settings
 
+    slow = pytest.mark.slow
+    for item in items:
+        module = Path(item.path).relative_to(ROOT).as_posix()
+        if module in SLOW_MODULES or f"{module}::{item.originalname}" in SLOW_MODULES:
+            item.add_marker(slow)
     if settings.LIVE_FAST_PATH:
         return
     skip = pytest.mark.skip(reason="tests a piece of the live fast path (games/fast/), which "
@@ -97,15 +196,41 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(autouse=True)
 def fresh_live_limits():
     """Each test starts with empty per-process budgets, socket counts, frame cache, warm
-    games and presence (games/limits.py, games/history.py, games/fast/warm.py,
-    games/presence.py), as a fresh server process would."""
-    from games import history, limits, presence
+    games and presence (games/sockets/limits.py, games/records/history.py, games/fast/warm.py,
+    games/frames/presence.py), and no channel-layer outage under way (games/frames/broadcast.py: an
+    outage is logged when it starts, so one another test left open hid this test's), as a
+    fresh server process would."""
     from games.fast import warm
+    from games.frames import broadcast, presence
+    from games.records import history
+    from games.sockets import limits
 
     limits.reset()
     history.recent.clear()
     warm.clear()
     presence.reset()
+    with broadcast.health.lock:
+        broadcast.health.failing_since = None
+    yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_signup_budget():
+    """Each test starts with allauth's sign-up budget of the test client's address (20 a
+    minute, in the cache) unspent. With Redis the cache outlives a test, and a test's one
+    sign-up was refused (429) after the earlier tests of its worker had spent the minute's
+    twenty (a local .ci/run, seed 1594761432). Nothing is cleared if the cache does not
+    answer (the fault tests stop Redis)."""
+    from allauth.core import ratelimit
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    request = RequestFactory().post("/accounts/signup/")  # REMOTE_ADDR 127.0.0.1
+    request.user = AnonymousUser()
+    try:
+        ratelimit.clear(request, action="signup")
+    except Exception:  # the cache is down: this test has nothing to clear there
+        pass
     yield
 
 

@@ -9,10 +9,11 @@ HREF = re.compile(r'<a [^>]*href="([^"]+)"')
 
 
 @pytest.mark.django_db
-def test_it_describes_the_game(client):
+def test_it_describes_the_games(client):
     html = client.get("/").content.decode()
-    assert "<h1>Cargo Connect</h1>" in html
-    for words in ("5×5", "8×8", "gravity", "AppCon", "Shipping Protocols", "tetromino"):
+    assert "<h1>Cargo Connect and Cargo Express</h1>" in html
+    for words in ("5×5", "8×8", "gravity", "AppCon", "Shipping Protocols", "tetromino",
+                  "loop of track", "in secret at the same time"):
         assert words in html
 
 

@@ -1,4 +1,5 @@
-"""Signing out says so: the next page carries "You have signed out." in a status list."""
+"""Signing out says so: the next page carries "You have signed out." in a list inside a
+status region (the role is on a wrapper, not on the list: issue #42, point 17)."""
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -10,6 +11,6 @@ def test_signing_out_shows_a_message(client):
     client.force_login(user)
     response = client.post("/accounts/logout/", follow=True)
     html = response.content.decode()
-    assert '<ul class="messages" role="status">' in html
+    assert '<div class="messages" role="status">\n      <ul class="message-list">' in html
     assert "You have signed out." in html
     assert "Sign out" not in html

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_page_honours_close_codes(tmp_path):
     live = tmp_path / "live"  # the same tree as static/js: socket.js imports ../notifications.js
     live.mkdir()
-    for name in ("socket.js", "dom.js"):  # as ES modules, whatever package.json says
+    for name in ("socket.js", "dom.js", "diff.js"):  # as ES modules, whatever package.json says
         (live / name).write_text((ROOT / "static/js/live" / name).read_text())
     (tmp_path / "notifications.js").write_text((ROOT / "static/js/notifications.js").read_text())
     (tmp_path / "package.json").write_text('{"type": "module"}')

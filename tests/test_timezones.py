@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from cargosite.timezones import pacific_today, site_day_tz
+from common.timezones import pacific_today, site_day_tz
 
 UTC = dt.UTC
 

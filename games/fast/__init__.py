@@ -25,7 +25,7 @@ The pieces (each module's docstring carries its note):
   (psycopg's `prepare_threshold` for the prepared write; Django's default when off).
 
 The switch: `LIVE_FAST_PATH` (environment `LIVE_FAST_PATH=0/1`, default on;
-cargosite/settings.py). Off, every turn takes the locked path (`games.play._apply_locked`:
+cargosite/settings.py). Off, every turn takes the locked path (`games.turns.play._apply_locked`:
 Django's transaction, row lock and `Turn` model), no game is kept warm, no loop connection
 is opened, a socket's session is read with Django's session store before each turn
 (`SessionGuard.holds`), consumers dispatch as Channels does, and the settings choose the

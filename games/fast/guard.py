@@ -28,10 +28,10 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Field
 from django.utils import timezone
 
-from . import enabled, loopdb
+from games.fast import enabled, loopdb
 
 if TYPE_CHECKING:
-    from ..actors import SessionGuard
+    from games.actors import SessionGuard
 
 SQL_ENGINES = ("django.contrib.sessions.backends.db",
                "django.contrib.sessions.backends.cached_db")

@@ -51,7 +51,7 @@ from django.conf import settings
 from django.db import connections
 from psycopg import pq
 
-from . import enabled as fast_path_on
+from games.fast import enabled as fast_path_on
 
 
 class LoopConnection(psycopg.AsyncConnection[Any]):

@@ -39,7 +39,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.utils import await_many_dispatch
 from django.db import close_old_connections, connection
 
-from . import enabled
+from games.fast import enabled
 
 LIVE_DB_CHECK_SECONDS = 5.0  # how often a live-db thread looks at its connection's health
 _live_thread = threading.local()

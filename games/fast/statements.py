@@ -40,13 +40,13 @@ from django.db.models import (
     TextField,
 )
 
-from ..models import Game, Turn
-from . import loopdb
-from .guard import now_for
-from .guard import sql as guard_sql
+from games.fast import loopdb
+from games.fast.guard import now_for
+from games.fast.guard import sql as guard_sql
+from games.models import Game, Turn
 
 if TYPE_CHECKING:
-    from ..actors import SessionGuard
+    from games.actors import SessionGuard
 
 # The turn's columns as `Model.save` inserts them (every concrete field but the id).
 TURN_FIELDS = tuple(f.name for f in Turn._meta.concrete_fields if not f.primary_key)

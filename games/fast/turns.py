@@ -4,10 +4,10 @@ processes wrote.
 `apply_warm` (on a live-db thread) and `apply_turn_on_loop` (on the event loop) apply a
 decision to the process's warm copy and write it with the one conditional statement
 (games.fast.statements); either returns None, with nothing written, for anything it cannot
-decide alone, and the caller takes the locked path (`games.play._apply_locked`). Both serve
+decide alone, and the caller takes the locked path (`games.turns.play._apply_locked`). Both serve
 every kind: one seat at a time (the decision numbered by the game's ply) or seats deciding
 at the same time (numbered by the seat's own count, `LiveGame.sequence`), hiding nothing
-(one audience) or hiding (a frame built for each audience, games.audiences). `follow`
+(one audience) or hiding (a frame built for each audience, games.frames.audiences). `follow`
 brings a copy one revision behind up to a turn heard from the game's group (kinds of one
 seat at a time).
 
@@ -27,19 +27,20 @@ import logging
 
 import psycopg
 
-from .. import broadcast, metrics, timeouts
-from ..actors import Actor, SessionGuard, seat_of
-from ..applied import TurnResult, advanced, frame_of, made, sent
-from ..audiences import audiences
-from ..broadcast import Delivery
-from ..kinds import KindError, LiveGame
-from ..models import Game
-from ..protocol import SignedOut
-from . import enabled, queue, warm
-from .guard import in_sql
-from .statements import NewTurn, awrite_turn, write_turn
+from games.actors import Actor, SessionGuard, seat_of
+from games.fast import enabled, queue, warm
+from games.fast.guard import in_sql
+from games.fast.statements import NewTurn, awrite_turn, write_turn
+from games.frames import broadcast, metrics
+from games.frames.audiences import audiences
+from games.frames.broadcast import Delivery
+from games.frames.protocol import SignedOut
+from games.kinds import KindError, LiveGame
+from games.models import Game
+from games.timing import timeouts
+from games.turns.applied import TurnResult, advanced, frame_of, made, sent
 
-log = logging.getLogger("games.play")
+log = logging.getLogger("games.turns.play")
 
 
 def apply_warm(game_id: str, actor: Actor | None, ply: int, token: str,
@@ -110,7 +111,7 @@ def _applied_to_copy(entry: warm.Warm, actor: Actor | None, ply: int, token: str
 
 def _begins_a_persons_turn(game: Game, lg: LiveGame) -> bool:
     """Did the decision begin a turn that a person plays (its card revealed) while a seat
-    has a turn queued (games.preturns)? Then the locked path decides: it plays the queue.
+    has a turn queued (games.turns.preturns)? Then the locked path decides: it plays the queue.
     With none queued the copy decides: its write requires the row's count of queues to be
     the copy's (`Game.queued_turns`, games.fast.statements), which queueing changes under
     the row lock, so a queue stored meanwhile sends the decision to the locked path."""
@@ -166,14 +167,14 @@ async def _apply_on_loop(game_id: str, actor: Actor | None, ply: int, token: str
 
 async def _asend_to_all(game: Game, turn: NewTurn, lg: LiveGame) -> TurnResult:
     """The loop's `applied.sent`: the turn's frame built for each audience (one for a kind
-    that hides nothing; each seat and the spectators for one that hides, games.audiences)
+    that hides nothing; each seat and the spectators for one that hides, games.frames.audiences)
     and sent to that audience's group alone; the result is the deciding seat's."""
     frames, deliveries = {}, {}
     # The deciding seat's first: its frame is its acknowledgement.
     for group, viewer in sorted(audiences(game), key=lambda each: each[1] != turn.seat):
         frame = frames[viewer] = frame_of(game, turn, lg, viewer)
         deliveries[viewer] = Delivery(await broadcast.asend_message(
-            group, broadcast.group_message(frame, game.revision, made(turn))))
+            group, broadcast.group_message(frame, game.revision, made(turn), group)))
     audience = turn.seat if turn.seat in frames else None
     return TurnResult(frames[audience], delivery=deliveries[audience])
 

@@ -1,8 +1,8 @@
 """Warm games: each process keeps the games it plays loaded, so a turn reads nothing.
 
-An entry is a game row as `games.store` loads it (its seats, their members and ratings,
+An entry is a game row as `games.turns.store` loads it (its seats, their members and ratings,
 which change only when a game ends; not the players' presence, `Seat.sockets` and
-`left_at`, which change whenever a page opens or closes: games.abandonment reads those
+`left_at`, which change whenever a page opens or closes: games.timing.abandonment reads those
 afresh) with the kind's in-memory game at the row's
 `revision`. A turn applies to the entry's copy and writes on condition that the stored
 revision is still the entry's (`games.fast.statements.write_turn`); if anything changed the game
@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from ..kinds import LiveGame
-from ..models import Game
-from . import enabled
+from games.fast import enabled
+from games.kinds import LiveGame
+from games.models import Game
 
 
 @dataclass

@@ -14,15 +14,19 @@ Viewers. Everything a kind shows is shown to one viewer: a seat (its index), a s
 (`None`), or, once a game is over, `EVERYTHING` (the replay's "everything" and the full
 record). A kind that hides information (`hidden_information`) builds each viewer's state,
 events, tokens and record from what that viewer may see; the site sends each seat and the
-spectators their own frames (games.audiences) and never filters a frame after it is built.
+spectators their own frames (games.frames.audiences) and never filters a frame after it is built.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Final, Literal
+
+from django.conf import settings
+from django.urls import reverse
 
 Event = dict[str, Any]
 
@@ -159,7 +163,7 @@ class LiveGame(ABC):
         """The events a viewer may see (hidden information stays on the server)."""
 
     def redacted(self, seat: int) -> LiveGame:
-        """The game as `seat` may know it, for its bot (games.bots): a kind that hides
+        """The game as `seat` may know it, for its bot (games.botplay.bots): a kind that hides
         information returns a copy without the other seats' secrets; one that hides
         nothing, the game itself."""
         return self
@@ -172,6 +176,18 @@ class LiveGame(ABC):
         no log."""
         return None
 
+    def round_now(self) -> int | None:
+        """The round the game is in, for a kind played in rounds (Cargo Express): when a
+        seat changed hands is told by it ("since round 4"); None for a kind without."""
+        return None
+
+    def seat_left(self, seat: int, left: dict[str, Any]) -> list[Event]:
+        """`seat`'s holder left and a bot plays the seat on (games.turns.play): the public
+        event that says so (`left`: `ply`, `reason`, `round`, the bot's `bot` level and
+        `name`). A kind that keeps a log (`log`) adds it there; by default only the
+        platform's `left` event."""
+        return [{"type": "left", "seat": seat, "stand_in": left["bot"], "ply": left["ply"]}]
+
     def tokens_for(self, viewer: Viewer) -> list[str]:
         """The decisions so far as `viewer` may see them, one entry per decision (a hidden
         one as the kind writes an unrevealed decision, e.g. "?"). A kind that hides no
@@ -179,11 +195,14 @@ class LiveGame(ABC):
         return list(self.tokens)
 
     @abstractmethod
-    def record(self, headers: dict[str, str], viewer: Viewer = EVERYTHING) -> str:
+    def record(self, headers: dict[str, str], viewer: Viewer = EVERYTHING,
+               notes: dict[int, str] | None = None) -> str:
         """The game as a record in the engine's notation, as `viewer` may see it (a kind
-        that hides information writes its public form for anyone but `EVERYTHING`)."""
+        that hides information writes its public form for anyone but `EVERYTHING`).
+        `notes`: by seat, a fact of the game the notation has no field for (who played
+        a seat after its holder left), written as the kind's notation allows comments."""
 
-    # --- pre-turns (games.preturns): steps a waiting seat queues for its next turn -----
+    # --- pre-turns (games.turns.preturns): steps a waiting seat queues for its next turn -----
 
     def queue_key(self, seat: int) -> str | None:
         """The key of the next turn `seat` may queue steps for now (it waits for that turn
@@ -220,13 +239,16 @@ class GameKind(ABC):
     rules_version: str  # the current rules, stored on new games
     bot_levels: tuple[str, ...] = ()
     bots_name: str = "bots"  # the kind's bots together, for people ("ExpressBots")
+    # Each bot level's fixed rating: a kind with them gives a member a vs-bot rating from
+    # casual games against its bots (rankings.ratings); a kind without shows no rating there.
+    bot_ratings: Mapping[str, int] = MappingProxyType({})
     # The longest decision token the kind writes (a socket refuses a longer one unread);
     # at most `MAX_TOKEN_LENGTH`, the width of the stored token.
     max_token_length: int = 32
     # What becomes of a seat whose holder leaves (resigns, or the site resigns for them) a
     # game of more than two seats: "" (the seat goes dormant: `LiveGame.resign`, and the
     # others play on as the kind says) or a bot level that plays the seat on (the holder
-    # takes last place; games.play). With two seats a leaver loses the game.
+    # takes last place; games.turns.play). With two seats a leaver loses the game.
     leaver_stand_in: str = ""
     bot_version: str = ""
     quick_bot_level: str = ""  # a level that decides in milliseconds (a task short of time)
@@ -240,7 +262,7 @@ class GameKind(ABC):
     replay_module: str = ""
     # Does a viewer see less than the whole game (hands, secret plans, a deck's order)?
     # Then every frame is built per viewer and sent to that viewer's audience only
-    # (games.audiences); a kind that hides nothing sends one frame to the whole game.
+    # (games.frames.audiences); a kind that hides nothing sends one frame to the whole game.
     hidden_information: bool = False
     # How a seat's decision says which decision it is (docs/live-protocol.md, "seq"):
     # False, the game's ply (one seat acts at a time); True, the seat's own count of its
@@ -300,14 +322,21 @@ class GameKind(ABC):
         """Headers the kind adds to a game's record (Cargo Express: `SeedHash`)."""
         return {}
 
+    def first_seat_options(self) -> dict[str, Any]:
+        """Options that make a new game's first seat (seat 0) the one who starts, for a
+        tournament that rotates its players through the seats (docs/tournaments.md);
+        {} where seat 0 always starts, as Cargo Connect's Blue does. `check_options`
+        accepts them; the lobby never offers them."""
+        return {}
+
     def describe_options(self, options: dict[str, Any]) -> str:
         """A few words for lists ("6×6"); the lobby adds the player count when the kind
-        has several (games.lobby.describe_table)."""
+        has several (games.tables.lobby.describe_table)."""
         return ""
 
-    # The live time controls the lobby offers for this kind's tables (`games.clocks` codes),
+    # The live time controls the lobby offers for this kind's tables (`games.timing.clocks` codes),
     # in the order shown; () offers the platform's. Every kind is then offered the same
-    # correspondence days and untimed (games.forms.seek_choices). A kind whose game has
+    # correspondence days and untimed (games.tables.forms.seek_choices). A kind whose game has
     # many more decision points than Cargo Connect's offers longer clocks (docs/clocks.md).
     time_presets: tuple[str, ...] = ()
     default_time_control: str = "10+5"
@@ -320,7 +349,7 @@ class GameKind(ABC):
         and `seats` as for `replay`. None by default."""
         return [{} for _ in range(max(seats, default=-1) + 1)]
 
-    # The lobby (games.lobby, docs/tables.md). A kind the lobby offers says so with
+    # The lobby (games.tables.lobby, docs/tables.md). A kind the lobby offers says so with
     # `in_lobby`; its seeks and tables take the options `option_fields` describe (each
     # drawn by the lobby as a field of the seek form, none hard-coded there) and a seat
     # count from `seat_counts` (a choice of "Players" when there are several).
@@ -346,6 +375,48 @@ class GameKind(ABC):
     # for a kind with `review_version`; another kind's review page is a 404 that says so.
     review_template: str = ""
     review_module: str = ""
+
+    # How to play (cargosite.howto, /how-to-play/<key>; the default game's also at
+    # /how-to-play): the page's template, which extends base.html, and what it draws
+    # (`howto`, the kind's worked examples). A kind without a template has no page (404).
+    howto_template: str = ""
+
+    def howto(self) -> dict[str, Any]:
+        """The How to play page's context: the kind's own examples."""
+        return {}
+
+    # The home page (cargosite.home, templates/home.html), which names no game: each kind
+    # shows itself there in templates of its own, in `first_kinds_first` order. A member's
+    # home has the kind's Play section (`home_play_template`, drawn with `play`:
+    # `home_play()` plus the platform's time controls for its tables); the visitor's
+    # landing page has its card in the hero (`home_hero_template`, drawn with `hero`:
+    # `home_hero()`). Each is included into the page, so it also sees the page's context
+    # (`daily`). "": the kind has no section there.
+    home_play_template: str = ""
+    home_hero_template: str = ""
+
+    def lobby_url(self) -> str:
+        """The lobby with this kind's seek form and tables (the default game's is the
+        lobby's own, without `?game=`)."""
+        url = reverse("games:index")
+        return url if self.key == settings.DEFAULT_GAME_KIND else f"{url}?game={self.key}"
+
+    def bot_choices(self) -> list[dict[str, Any]]:
+        """Its bot levels as buttons offer them: `level`, `name` and the fixed `rating`
+        (None for a kind whose bots have none)."""
+        return [{"level": level, "name": self.bot_name(level),
+                 "rating": self.bot_ratings.get(level)} for level in self.bot_levels]
+
+    def home_play(self) -> dict[str, Any]:
+        """The context of its Play section on a member's home: the kind, its lobby and its
+        bots. A kind adds what its section offers besides (Cargo Connect: quick pairing
+        by bay size)."""
+        return {"kind": self, "lobby_url": self.lobby_url(), "bot_levels": self.bot_choices()}
+
+    def home_hero(self) -> dict[str, Any]:
+        """The context of its card on the visitor's landing page: the kind and its lobby
+        (where a guest may play its bots)."""
+        return {"kind": self, "lobby_url": self.lobby_url()}
 
     def review(self, start: str, tokens: list[str],
                progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
@@ -381,6 +452,16 @@ def get_kind(key: str) -> GameKind:
 
 def all_kinds() -> list[GameKind]:
     return list(_KINDS.values())
+
+
+def default_kind() -> GameKind:
+    """The game the site offers first (settings.DEFAULT_GAME_KIND)."""
+    return get_kind(settings.DEFAULT_GAME_KIND)
+
+
+def first_kinds_first(kinds: list[GameKind]) -> list[GameKind]:
+    """These kinds with the default one first, the others by name."""
+    return sorted(kinds, key=lambda k: (k.key != settings.DEFAULT_GAME_KIND, k.name))
 
 
 MAX_TOKEN_LENGTH = 64  # `Turn.token`'s width: no kind's token may be longer

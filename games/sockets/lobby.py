@@ -1,7 +1,7 @@
 """The lobby socket, `/ws/lobby/`: the open seeks and tables, live (docs/tables.md).
 
 Thin: it sends `seeks` on connect (and again when the channel layer answers after an
-outage); the lobby's services (games.lobby) broadcast `seek_added` / `seek_removed` to the
+outage); the lobby's services (games.tables.lobby) broadcast `seek_added` / `seek_removed` to the
 lobby's group and `seek_accepted` to a member's own group. The client only pings.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import services
-from ..broadcast import LOBBY_GROUP, user_group
-from ..protocol import Code
-from .runtime import FrameConsumer, db
+from games import services
+from games.frames.broadcast import LOBBY_GROUP, user_group
+from games.frames.protocol import Code
+from games.sockets.runtime import FrameConsumer, db
 
 
 class LobbyConsumer(FrameConsumer):

@@ -11,7 +11,7 @@
 
 What keeps a socket standing (docs/production.md, "Faults"):
 - every frame is charged against the socket's and its client address's budget
-  (games/limits.py), and anonymous spectators are capped per address and per game;
+  (games/sockets/limits.py), and anonymous spectators are capped per address and per game;
 - a frame that cannot be parsed (not UTF-8 JSON, too deep, too big) is one `bad_frame`;
 - the channel layer failing (Redis down) never breaks the socket: it is accepted and served
   from the database, joins its groups when the layer answers again and then catches the
@@ -45,12 +45,19 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connections
 
-from .. import broadcast, limits, metrics, presence
-from ..actors import session_signed_in
-from ..broadcast import socket_group
-from ..fast import loopdb
-from ..fast.runtime import FastDispatch, on_pool
-from ..protocol import DATABASE_DOWN, UNAVAILABLE_MESSAGE, Code, GameError, database_down_line
+from games.actors import session_signed_in
+from games.fast import loopdb
+from games.fast.runtime import FastDispatch, on_pool
+from games.frames import broadcast, metrics, presence
+from games.frames.broadcast import socket_group
+from games.frames.protocol import (
+    DATABASE_DOWN,
+    UNAVAILABLE_MESSAGE,
+    Code,
+    GameError,
+    database_down_line,
+)
+from games.sockets import limits
 
 log = logging.getLogger(__name__)
 
@@ -93,21 +100,49 @@ def _on_sqlite() -> bool:
 
 def service(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     """A service call that may broadcast, run by `db`: the frames it sends are collected
-    on its thread and sent here, on the event loop, once it returns (games/broadcast.py),
+    on its thread and sent here, on the event loop, once it returns (games/frames/broadcast.py),
     also when it raised after a commit. What must follow those frames (`after_sends`:
-    CargoBot's task) is run next, as a service call of its own (in the embedded default the
-    bot plays there, and its frames are sent the same way)."""
+    CargoBot's task) is started next, as a service call of its own that the caller does not
+    wait for (`follow`)."""
 
     async def call(*args: Any, **kwargs: Any) -> Any:
         result, outbox, error = await db(broadcast.collected(func))(*args, **kwargs)
         await outbox.send()
         if outbox.after:
-            await service(_run_all)(outbox.after)
+            follow(outbox.after)
         if error is not None:
             raise error
         return result
 
     return call
+
+
+_following: set[asyncio.Task[Any]] = set()  # held until done: the loop keeps weak references
+
+
+def follow(callbacks: list[Callable[[], None]]) -> asyncio.Task[Any]:
+    """Run `callbacks` (what follows a service call's frames) as a service call of their
+    own, without the caller waiting. In the embedded default CargoBot plays there (its task
+    runs in-process): a socket's consumer handles one message at a time, so waiting would
+    hold the player's own answer, and every frame to that socket, until the bot had chosen
+    its reply. With workers the callbacks only send the task to the broker."""
+
+    async def run() -> None:
+        try:
+            await service(_run_all)(callbacks)
+        except Exception:  # nothing waits for it: say so here
+            log.exception("what follows a service call's frames failed")
+
+    task = asyncio.get_running_loop().create_task(run())
+    _following.add(task)
+    task.add_done_callback(_following.discard)
+    return task
+
+
+async def followed() -> None:
+    """Wait for what `follow` started (for tests: the site never waits for it)."""
+    while _following:
+        await asyncio.gather(*list(_following), return_exceptions=True)
 
 
 def _run_all(callbacks: list[Callable[[], None]]) -> None:
@@ -249,6 +284,17 @@ class FrameConsumer(FastDispatch):
             broadcast.health.failed(group, error)
             self.layer_ok = False
 
+    async def leave(self, group: str) -> None:
+        """Leave one group (and do not join it again when the layer comes back)."""
+        if group in self.groups_joined:
+            self.groups_joined.remove(group)
+        if self.channel_layer is None or not self.channel_name or not self.layer_ok:
+            return
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        except Exception as error:
+            broadcast.health.failed(group, error)
+
     async def leave_groups(self) -> None:
         if self.channel_layer is None or not self.channel_name:
             return
@@ -308,7 +354,8 @@ class FrameConsumer(FastDispatch):
         if not self.allow_frame():
             if self.budget.strikes > FLOOD_STRIKES:
                 await self.close(code=CLOSE_FLOODING)
-            elif self.budget.refused == 1 or self.address_refused_first:
+            elif self.budget.refused == 1 or self.address_refused_first \
+                    or self.awaits_answer(text_data):
                 await self.send_error(Code.THROTTLED, "too many frames; slow down")
             return
         shared = limits.address_budget(self.address)
@@ -325,6 +372,20 @@ class FrameConsumer(FastDispatch):
                 shared.charge(self.extra_cost)
 
     address_refused_first = False
+    answered: frozenset[str] = frozenset()  # frame types whose sender awaits an answer
+
+    def awaits_answer(self, text_data: str | None) -> bool:
+        """Is a refused frame a decision, whose sender waits for its answer? Each gets
+        its `throttled` error, not only a window's first refused frame: a page waiting on
+        its decision is never left without one (issue #42). Other refused frames (pings,
+        syncs, floods of anything else) stay unanswered after the window's first."""
+        if not self.answered or text_data is None or len(text_data) > MAX_FRAME_BYTES:
+            return False
+        try:
+            content = orjson.loads(text_data)
+        except (ValueError, RecursionError):
+            return False
+        return isinstance(content, dict) and content.get("type") in self.answered
 
     def allow_frame(self) -> bool:
         """Within this socket's budget and its address's?"""
@@ -405,3 +466,21 @@ class FrameConsumer(FastDispatch):
                 or not await self.signed_in():
             self.revoked = True
             await self.close(code=CLOSE_SIGNED_OUT)
+
+
+class SocketParts(FrameConsumer):
+    """Where an app built on the platform adds its part to the game socket, without the
+    platform importing it: the app's part subclasses this and overrides the hooks, each
+    calling `super()` first; the top layer composes the routed socket from the parts and
+    `GameConsumer` (cargosite/routing.py: the table chat, chat/socket.py). Each hook does
+    nothing here, so a socket without parts is the game alone."""
+
+    def parts_open(self, game: Any) -> None:
+        """On the database thread, with the game the socket loaded (and may show)."""
+
+    async def parts_join(self) -> None:
+        """Join the parts' groups, once the socket has joined its game's audience."""
+
+    async def parts_receive(self, kind: str, content: dict[str, Any]) -> bool:
+        """A frame of a type the game does not handle: True if a part took it."""
+        return False

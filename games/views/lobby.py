@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -16,12 +17,13 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from cargosite.errors import styled_404
-from rankings.elo import BOT_RATINGS
-
-from .. import services
-from ..actors import Actor, actor_of, ensure_session
-from ..forms import (
+from common.errors import styled_404
+from games import services
+from games.actors import Actor, actor_of, ensure_session
+from games.frames.protocol import LOBBY_SOCKET_PATH, GameError, NotFound
+from games.kinds import GameKind, all_kinds, default_kind, first_kinds_first
+from games.models import Challenge, Game, TableSeat
+from games.tables.forms import (
     BOT_CHOICES,
     UNTIMED,
     BotGameForm,
@@ -33,18 +35,13 @@ from ..forms import (
     seek_choices,
     seek_default,
 )
-from ..kinds import GameKind, all_kinds, get_kind
-from ..lobby import MIN_PEOPLE, join_table, my_challenges, quick_pair, seek_info
-from ..models import Challenge, Game, TableSeat
-from ..protocol import LOBBY_SOCKET_PATH, GameError, NotFound
-from .shared import int_param
-
-CARGO_CONNECT = "cargo-connect"
+from games.tables.lobby import MIN_PEOPLE, join_table, my_challenges, quick_pair, seek_info
+from games.views.shared import int_param
 
 
 def _lobby_kinds() -> list[GameKind]:
-    """The kinds the lobby offers, Cargo Connect first."""
-    return sorted((k for k in all_kinds() if k.in_lobby), key=lambda k: k.key != CARGO_CONNECT)
+    """The kinds the lobby offers, the default game first (settings.DEFAULT_GAME_KIND)."""
+    return first_kinds_first([k for k in all_kinds() if k.in_lobby])
 
 
 def _lobby_kind(key: str | None) -> GameKind:
@@ -52,10 +49,10 @@ def _lobby_kind(key: str | None) -> GameKind:
     return next((k for k in kinds if k.key == key), kinds[0])
 
 
-def _lobby_url(kind: GameKind) -> str:
-    """The lobby with this kind's seek form (Cargo Connect's is the lobby's own)."""
-    url = reverse("games:index")
-    return url if kind.key == CARGO_CONNECT else f"{url}?game={kind.key}"
+def _bot_choice(kind: GameKind, level: str) -> str:
+    """A bot level as the panel offers it: its name, and its fixed rating if it has one."""
+    rating = kind.bot_ratings.get(level)
+    return f"{kind.bot_name(level)} ({rating})" if rating else kind.bot_name(level)
 
 
 def _option_groups(kind: GameKind) -> list[dict[str, Any]]:
@@ -102,7 +99,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
               "seated": me is not None and me in seek["people"]}
              for seek in services.open_seeks()]
     seeks.sort(key=lambda seek: not seek["mine"])  # your own seek first, waiting
-    kind = get_kind(CARGO_CONNECT)  # CargoBot's panel (games.bots is Cargo Connect's)
+    kind = default_kind()  # the panel of one game against one bot: the default game's
     levels = list(kind.bot_levels)
     seats = chosen.default_seat_count
     return render(request, "games/lobby.html", {
@@ -125,8 +122,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "bot_color_choices": [("random", "Random"), *((kind.seat_key(i), kind.seat_label(i))
                                                       for i in range(2))],
         "rules": chosen.rules_version,
-        "bot_choices": [(level, f"{kind.bot_name(level)} ({BOT_RATINGS[level]})")
-                        for level in levels],
+        "bot_choices": [(level, _bot_choice(kind, level)) for level in levels],
         "bot_default": levels[0],
         "seek_time_choices": seek_choices(chosen),
         "seek_time_default": seek_default(chosen),
@@ -147,10 +143,11 @@ def create_bot_game(request: HttpRequest) -> HttpResponse:
         return redirect("games:index")
     actor = Actor.member(request.user) if request.user.is_authenticated \
         else Actor.guest(ensure_session(request))
-    kind = get_kind(CARGO_CONNECT)
+    kind = default_kind()
     try:
         game = services.create_bot_game(
             actor=actor, level=request.POST.get("level", kind.bot_levels[0]),
+            game_type=kind.key,
             options=kind.options_from(request.POST),
             seat=request.POST.get("color", "random"),
             time_control=form.cleaned_data["time_control"],
@@ -190,7 +187,7 @@ def play_bots(request: HttpRequest) -> HttpResponse:
     if not form.is_valid() or players is None:
         messages.error(request, first_error(form) if not form.is_valid() else
                        f"Choose how many play: {', '.join(map(str, kind.seat_counts))}.")
-        return redirect(_lobby_url(kind))
+        return redirect(kind.lobby_url())
     actor = Actor.member(request.user) if request.user.is_authenticated \
         else Actor.guest(ensure_session(request))
     levels = [request.POST.get(level_field(i), "") for i in range(1, max(players, 1))]
@@ -202,7 +199,7 @@ def play_bots(request: HttpRequest) -> HttpResponse:
             options=kind.options_from(request.POST))
     except GameError as refused:
         messages.error(request, refused.message[:1].upper() + refused.message[1:] + ".")
-        return redirect(_lobby_url(kind))
+        return redirect(kind.lobby_url())
     return redirect("games:game", game_id=game.id)
 
 
@@ -221,11 +218,11 @@ def _bots_posted(request: HttpRequest, kind: GameKind) -> dict[int, str]:
 def create_seek(request: HttpRequest) -> HttpResponse:
     """A table of the chosen kind (`game_type`), with its options from the kind's fields."""
     public = request.POST.get("mode", "lobby") != "link"
-    kind = _lobby_kind(request.POST.get("game_type", CARGO_CONNECT))
+    kind = _lobby_kind(request.POST.get("game_type", settings.DEFAULT_GAME_KIND))
     form = SeekForm(request.POST, kind=kind)
     if not form.is_valid():
         messages.error(request, first_error(form))
-        return redirect(_lobby_url(kind))
+        return redirect(kind.lobby_url())
     try:
         challenge = services.create_challenge(
             request.user, options=kind.options_from(request.POST), game_type=kind.key,
@@ -237,9 +234,9 @@ def create_seek(request: HttpRequest) -> HttpResponse:
         )
     except GameError as refused:
         messages.error(request, refused.message)
-        return redirect(_lobby_url(kind))
+        return redirect(kind.lobby_url())
     if public:
-        return redirect(_lobby_url(kind))
+        return redirect(kind.lobby_url())
     return redirect("games:challenge", challenge_id=challenge.id)
 
 
@@ -249,7 +246,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     """A Play button: into a waiting seek with the same options and time control, or a
     new seek of ours (then the lobby shows it waiting). The form's fields are the kind's
     options and the time control (10+5 when left out)."""
-    kind = _lobby_kind(request.POST.get("game_type", CARGO_CONNECT))
+    kind = _lobby_kind(request.POST.get("game_type", settings.DEFAULT_GAME_KIND))
     data = request.POST.copy()
     data.setdefault("time_control", seek_default(kind))
     form = SeekForm(data, kind=kind)

@@ -1,7 +1,7 @@
 """A game's own pages: the live game page (drawn by the kind's view, `view_template` and
 `view_module`), its plain-HTTP fallback (turn, resign, abort, claim, events, rematch), the
 replay page and its JSON (drawn by the kind's replay view, `replay_template` and
-`replay_module`; built for the asking viewer, games.history.replay_viewer; a kind without
+`replay_module`; built for the asking viewer, games.records.history.replay_viewer; a kind without
 one: a 404 that says so) and the record download. The fallback answers the same objects as
 the WebSocket frames; a refusal answers its error frame with the status its code carries."""
 
@@ -15,17 +15,20 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from cargosite.errors import styled_404
-
-from .. import access, clocks, presence, services
-from ..actors import Actor, actor_of
-from ..kinds import Viewer, longest_token
-from ..models import Game
-from ..protocol import Code, GameError, NotFound, game_socket_path
-from .shared import game_or_404, hidden, hidden_json, hidden_page, int_param, refusal
+from common.errors import styled_404
+from games import access, services
+from games.actors import Actor, actor_of, seat_left_by
+from games.frames import presence
+from games.frames.protocol import Code, GameError, NotFound, game_socket_path
+from games.frames.states import left_info
+from games.kinds import Viewer, longest_token
+from games.models import Game
+from games.timing import clocks
+from games.views.shared import game_or_404, hidden, hidden_json, hidden_page, int_param, refusal
 
 
 def players_title(state: dict[str, Any]) -> str:
@@ -63,7 +66,8 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
     if services.nudge_bot(game):  # a bot's turn that was lost is sent again
         game = game_or_404(game_id)
     kind = game.kind
-    seat = services.seat_of(game, actor_of(request))
+    actor = actor_of(request)
+    seat = services.seat_of(game, actor)
     state = services.with_queue(services.state_of(game, viewer=seat), game, seat)
     kw = {"game_id": game.id}
     return render(request, "games/game.html", {
@@ -73,6 +77,7 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         "state_json": json.dumps(state),
         "players_title": players_title(state),
         "spectators": spectator_count(game.id),
+        "left_note": watching_why(game, actor) if seat is None else None,
         "view_template": kind.view_template,
         "view_module": kind.view_module,
         "ws_path": game_socket_path(game.id),
@@ -82,13 +87,30 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         "claim_url": reverse("games:claim", kwargs=kw),
         "events_url": reverse("games:events", kwargs=kw),
         "record_url": reverse("games:record", kwargs=kw),
-        # A Daily Challenge game has no rematch (games.play.offer_rematch): no button.
+        # A Daily Challenge game has no rematch (games.turns.play.offer_rematch): no button.
         "rematch_url": reverse("games:rematch", kwargs=kw)
         if game.mode != Game.Mode.DAILY else "",
         "replay_url": reverse("games:replay", kwargs=kw) if kind.replay_template else "",
         "review_url": reverse("games:review", kwargs=kw) if game.kind.review_version else "",
         "csrf_token": get_token(request),
     })
+
+
+def watching_why(game: Game, actor: Actor | None) -> str | None:
+    """Why a player who left the game watches it now, in a sentence for them ("You timed
+    out twice in a row in round 4: ExpressBot Medium plays your seat"); None for anyone
+    else."""
+    seat = seat_left_by(game, actor)
+    left = left_info(game, seat) if seat is not None else None
+    if left is None:
+        return None
+    when = f" in round {left['round']}" if left["round"] else ""
+    if game.status == Game.Status.ABORTED:
+        return f"You {left['why']}{when}; every person left, so the game was aborted."
+    if left["name"]:
+        return f"You {left['why']}{when}: {left['name']} plays your seat, so you are " \
+            "watching."
+    return f"You {left['why']}{when}, the last person at the table: the game ended."
 
 
 def heading_of(game: Game) -> dict[str, Any]:
@@ -150,7 +172,7 @@ def abort(request: HttpRequest, game_id: str) -> JsonResponse:
 @require_POST
 def claim(request: HttpRequest, game_id: str) -> JsonResponse:
     """The socket's `claim` over HTTP: `result` (win or draw) with two seats, or `seat` (the
-    away seat handed to its stand-in) with more (games.abandonment)."""
+    away seat handed to its stand-in) with more (games.timing.abandonment)."""
     if "seat" in request.POST and "result" not in request.POST:
         seat = int_param(request.POST.get("seat"))
         if seat is None:
@@ -198,9 +220,11 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         raise Http404(f"{kind.name} games have no replay page; the record can be downloaded "
                       "from the game page.")
     data = services.replay_data(game.id, viewer=_replay_viewer(request, game))
+    payload = json.dumps(data)
     return render(request, "games/replay.html", {
         "game": game,
-        "replay_json": json.dumps(data),
+        "replay_json": payload,
+        "replay_script": script_json(payload, "replay-data"),
         "replay": data,
         "replay_template": kind.replay_template,
         "replay_module": kind.replay_module,
@@ -211,9 +235,20 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     })
 
 
+def script_json(payload: str, element_id: str) -> SafeString:
+    """JSON text in a `<script id=… type="application/json">` tag, escaped as Django's
+    `json_script` escapes it (`<`, `>` and `&` as \\u escapes), by `str.replace`:
+    `json_script`'s `str.translate` took about a second of a finished Cargo Express game's
+    replay page here (4 MB of states), and it encoded the data a second time. The whole tag
+    is made here, as `json_script` makes it: templates hold no inline script."""
+    escaped = payload.replace("&", "\\u0026").replace("<", "\\u003C").replace(">", "\\u003E")
+    return mark_safe(f'<script id="{element_id}" type="application/json">'  # noqa: S308
+                     f"{escaped}</script>")
+
+
 def _replay_viewer(request: HttpRequest, game: Game) -> Viewer:
     """The replay's viewer: the asker's seat, or once the game is over `?as=K` (a seat's
-    view) or everything (games.history.replay_viewer)."""
+    view) or everything (games.records.history.replay_viewer)."""
     return services.replay_viewer(game, services.seat_of(game, actor_of(request)),
                                   request.GET.get("as"))
 

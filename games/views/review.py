@@ -14,11 +14,10 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from cargosite.errors import styled_404
-
-from .. import services
-from ..protocol import Code, GameError
-from .shared import game_or_404, int_param, refusal
+from common.errors import styled_404
+from games import services
+from games.frames.protocol import Code, GameError
+from games.views.shared import game_or_404, int_param, refusal
 
 MAX_LINE_TEXT = 2000  # the analysis board's trial turns, as text
 

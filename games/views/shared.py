@@ -9,10 +9,11 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from .. import access, metrics, services
-from ..actors import actor_of
-from ..models import Game
-from ..protocol import Code, GameError, NotFound
+from games import access, services
+from games.actors import actor_of
+from games.frames import metrics
+from games.frames.protocol import Code, GameError, NotFound
+from games.models import Game
 
 
 def game_or_404(game_id: str) -> Game:

@@ -1,5 +1,5 @@
 """The "Your turn" page (`/games/waiting`): a member's games in progress, the ones waiting
-for them first, with each deadline (games.waiting). A visitor is told to sign in."""
+for them first, with each deadline (games.tables.waiting). A visitor is told to sign in."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from ..waiting import waiting_games
+from games.tables.waiting import waiting_games
 
 
 @never_cache

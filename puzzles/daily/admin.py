@@ -9,7 +9,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from cargosite.admin_views import ReadOnlyAdmin
+from common.admin_views import ReadOnlyAdmin
 
 from . import services
 from .models import DailyGame, DailyVoid
@@ -27,9 +27,10 @@ class DailyGameAdmin(ReadOnlyAdmin):
     @admin.action(description="Void the selected in-progress ranked games whose rules or "
                               "CargoBot changed", permissions=["void"])
     def void_outdated(self, request: HttpRequest, queryset: QuerySet[DailyGame]) -> None:
-        count = services.void_outdated(queryset, by=request.user.pk)
-        messages.info(request, f"Voided {count} game(s); their players may start a new "
-                               "ranked game today.")
+        report = services.void_outdated(queryset, by=request.user.pk)
+        level = messages.SUCCESS if report.voided and not report.skipped else \
+            messages.INFO if report.voided else messages.WARNING
+        messages.add_message(request, level, report.message())
 
 
 @admin.register(DailyVoid)

@@ -9,9 +9,10 @@ from typing import Any
 
 from games import services
 from games.actors import Actor
+from games.kinds.cargo_connect import CARGO_CONNECT
 from games.models import Game
 
-GAME_TYPE = "cargo-connect"
+GAME_TYPE = CARGO_CONNECT.key  # the Daily Challenge is a Cargo Connect game
 PLAYER_SEAT = 0  # the player is Blue, who moves first
 
 

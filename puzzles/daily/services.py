@@ -21,9 +21,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 
 from games.actors import Actor
+from games.frames.protocol import Code, GameError
 from games.kinds import get_kind
 from games.models import Game
-from games.protocol import Code, GameError
 from rankings import monthly as boards
 
 from . import clock, live
@@ -184,17 +184,59 @@ def void(game_id: str, reason: str, *, source: str, by: int | None = None) -> bo
     return True
 
 
-def void_outdated(games: Any, by: int | None) -> int:
+# Why the admin's action left a selected game alone, in the order its message lists them.
+SKIPPED_ALREADY = "already voided"
+SKIPPED_PRACTICE = "practice (not ranked: nothing to void)"
+SKIPPED_OVER = "no longer in progress (finished or aborted: their results stand)"
+SKIPPED_CURRENT = "still on today's rules and CargoBot (nothing changed: they may go on)"
+SKIPPED = (SKIPPED_ALREADY, SKIPPED_PRACTICE, SKIPPED_OVER, SKIPPED_CURRENT)
+
+
+@dataclass
+class VoidReport:
+    """What the admin's action did with the games selected: how many it voided and, for
+    each reason it left some alone (`SKIPPED`), how many."""
+
+    selected: int = 0
+    voided: int = 0
+    skipped: dict[str, int] | None = None
+
+    def skip(self, why: str) -> None:
+        self.skipped = self.skipped or {}
+        self.skipped[why] = self.skipped.get(why, 0) + 1
+
+    def message(self) -> str:
+        """The admin's answer: what was voided and why the rest was not."""
+        words = f"Voided {self.voided} of the {self.selected} selected game(s)"
+        if self.voided:
+            words += "; their players may start a new ranked game today"
+        skipped = self.skipped or {}
+        reasons = [f"{skipped[why]} {why}" for why in SKIPPED if skipped.get(why)]
+        if reasons:
+            words += ". Not voided: " + "; ".join(reasons)
+        return words + "."
+
+
+def void_outdated(games: Any, by: int | None) -> VoidReport:
     """The admin's action: void the given in-progress ranked games whose rules or CargoBot
-    differ from the site's. Returns how many were voided."""
-    count = 0
-    for daily in games.filter(ranked=True, voided=False, game__status=Game.Status.ACTIVE) \
-            .select_related("game"):
-        why = outdated(daily.game)
-        if why is not None and void(daily.game_id, f"{why} (admin action)",
-                                    source=DailyVoid.Source.ADMIN, by=by):
-            count += 1
-    return count
+    differ from the site's; the report says why each other game was left alone."""
+    report = VoidReport()
+    for daily in games.select_related("game").order_by("pk"):
+        report.selected += 1
+        if daily.voided or daily.game.status == Game.Status.VOIDED:
+            report.skip(SKIPPED_ALREADY)
+        elif not daily.ranked:
+            report.skip(SKIPPED_PRACTICE)
+        elif daily.game.status != Game.Status.ACTIVE:
+            report.skip(SKIPPED_OVER)
+        elif (why := outdated(daily.game)) is None:
+            report.skip(SKIPPED_CURRENT)
+        elif void(daily.game_id, f"{why} (admin action)", source=DailyVoid.Source.ADMIN,
+                  by=by):
+            report.voided += 1
+        else:  # voided meanwhile, by another request
+            report.skip(SKIPPED_ALREADY)
+    return report
 
 
 def resign_from_page(actor: Actor | None, game_id: str) -> None:

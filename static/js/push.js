@@ -1,7 +1,8 @@
 // Web push on the notification settings page (notifications/push.py), a plain ES module.
 // The member turns it on for this browser: the page registers the service worker (/sw.js),
 // asks the browser's permission, subscribes with the site's public VAPID key and POSTs the
-// subscription; turning it off unsubscribes the browser and tells the server. The panel
+// subscription (refused because another account on this browser holds it, it subscribes
+// afresh); turning it off unsubscribes the browser and tells the server. The panel
 // says what this browser can do and where it stands, in a polite live region.
 
 function keyBytes(base64url) {
@@ -17,7 +18,11 @@ async function post(url, body, csrf) {
     body: JSON.stringify(body),
   });
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(answer.error || `the server answered ${response.status}`);
+    error.taken = Boolean(answer.taken);
+    throw error;
+  }
   return answer;
 }
 
@@ -55,11 +60,19 @@ export async function startPush(panel) {
         say("The browser did not allow notifications: nothing was turned on.");
         return;
       }
-      const subscription = await registration.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: keyBytes(key),
-      });
-      await post(subscribeUrl, subscription.toJSON(), csrf);
+      const options = { userVisibleOnly: true, applicationServerKey: keyBytes(key) };
+      const subscription = await registration.pushManager.subscribe(options);
+      try {
+        await post(subscribeUrl, subscription.toJSON(), csrf);
+      } catch (error) {
+        // Another account signed in on this browser holds this subscription (the server
+        // never moves it): drop it here and subscribe afresh, a new endpoint for this
+        // account; the old one answers "gone" to the site's next push and is forgotten.
+        if (!error.taken) throw error;
+        await subscription.unsubscribe();
+        const fresh = await registration.pushManager.subscribe(options);
+        await post(subscribeUrl, fresh.toJSON(), csrf);
+      }
       draw(true);
       say("Push notifications are on in this browser.");
     } catch (error) {

@@ -1,5 +1,5 @@
 """Real Cargo Express states for the view's browser tests: a game made by the kind
-(games/kinds/cargo_express.py), its seats decided by the kind's Easy bot until the moment a
+(games/kinds/cargo_express/), its seats decided by the kind's Easy bot until the moment a
 test wants, and each viewer's state as the kind builds it (`LiveGame.view`) with the seat
 fields the platform adds (`seats`: side, label, name)."""
 

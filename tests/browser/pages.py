@@ -9,8 +9,8 @@ import functools
 from typing import Any
 
 from engine import review as engine_review
-from games import review
 from games.kinds import cargo_connect
+from games.records import review
 from tests.games.support import new_game, scripted_tokens
 from tests.review.support import play_out
 

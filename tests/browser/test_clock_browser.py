@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.devices import devices, sign_in
+from tests.browser.screens import shoot
 from tests.clocks.support import play, timed_game
 
 PASSWORD = "a-long-cargo-pass"
@@ -31,14 +32,13 @@ def seconds(text: str) -> float:
     return int(minutes) * 60 + int(secs)
 
 
-def test_the_clock_shows_ticks_and_survives_a_reload(started_game, chromium_path, live_url,
-                                                     tmp_path):
+def test_the_clock_shows_ticks_and_survives_a_reload(started_game, chromium_path, live_url):
     game, fresh = started_game
     with devices(chromium_path, widths=(1366, 390)) as (page, phone):
         phone.goto(f"{live_url}/g/{game.id}")  # a spectator on a phone sees them too
         expect(phone.locator(".clock.side-blue.is-running")).to_be_visible()
         expect(phone.locator("[data-abandon]")).to_be_hidden()  # not a player
-        phone.screenshot(path=str(tmp_path / "clock-phone-spectator.png"))
+        shoot(phone, "clock-phone-spectator", full_page=False)
         sign_in(page, live_url)
         page.goto(f"{live_url}/g/{game.id}")
         # Each clock is on its player's bar (issue #27, item 6); the control is in the header.
@@ -55,7 +55,7 @@ def test_the_clock_shows_ticks_and_survives_a_reload(started_game, chromium_path
         page.wait_for_timeout(2100)  # the page counts down between frames
         later = seconds(blue.locator(".clock-time").inner_text())
         assert first - 3 <= later <= first - 1, (first, later)
-        page.screenshot(path=str(tmp_path / "clock-running.png"))
+        shoot(page, "clock-running", full_page=False)
 
         page.reload()  # the server's clock: it kept running, nothing restarted
         expect(blue).to_have_class(re.compile(r"\bis-running\b"))
@@ -71,5 +71,5 @@ def test_the_clock_shows_ticks_and_survives_a_reload(started_game, chromium_path
         expect(page.locator("[data-status-line]")).to_contain_text(
             "Game aborted by Blue (alice)")
         expect(page.locator("[data-action=resign]")).to_be_hidden()
-        page.screenshot(path=str(tmp_path / "clock-aborted.png"))
+        shoot(page, "clock-aborted", full_page=False)
         assert page.errors == [] and phone.errors == []  # type: ignore[attr-defined]

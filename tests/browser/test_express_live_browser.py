@@ -126,6 +126,17 @@ def test_two_people_and_a_bot_play_into_the_second_round(express_game, chromium_
                 seats[0].wait_for_timeout(300)
 
         assert state(seats[0]).get("round", 1) >= 2, "the table did not reach round 2"
+        # The frames came as diffs (issue #45), each applied to the state the page's
+        # connection held: the page's state is the one rebuilt, at the same revision.
+        for page in (*seats, spectator):
+            page.wait_for_function("() => window.liveGame.socket.held.state?.rev"
+                                   " === window.liveGame.state.rev")
+            both = page.evaluate("() => ({applied: window.liveGame.socket.held.applied, "
+                                 "held: window.liveGame.socket.held.state, "
+                                 "shown: window.liveGame.state})")  # at one instant
+            assert both["applied"] > 10, both["applied"]
+            if both["held"]["rev"] == both["shown"]["rev"]:  # (else a bot moved between)
+                assert {k: both["shown"][k] for k in both["held"]} == both["held"]
         # A spectator never holds a plan, a hand or an open contract of anyone.
         for part in state(spectator).get("areas", []):
             assert part.get("plan") is None and part.get("hand") is None
@@ -177,15 +188,20 @@ def timed_game(eager, live_url, django_user_model):
     return game.id
 
 
-def test_each_persons_clock_stands_in_its_seat_panel(timed_game, chromium_path, live_url):
+def test_each_persons_clock_stands_in_the_clock_bar(timed_game, chromium_path, live_url):
+    """Every clock in one bar above the track (issue #42, point 10: in the seat panels,
+    a phone's own clock was below the track and the controls); yours says "You"."""
     with browser(chromium_path) as opened:
         page = new_page(opened, 390, "dark")
         sign_in(page, live_url, "alice@example.com", name="alice")
         page.goto(f"{live_url}/g/{timed_game}")
         expect(page.locator("[data-connection]")).to_have_text("Live")
-        clocks = page.locator(".xp-seat-panel [data-clock-slot] .clock")
+        clocks = page.locator("[data-clock-bar] .clock")
         expect(clocks).to_have_count(2)  # the bot has none
-        for _ in range(6):  # decisions redraw the panels; the clocks stay in them
+        expect(page.locator(".xp-seat-panel .clock")).to_have_count(0)
+        expect(page.locator("[data-clock-bar] .clock.is-mine")).to_contain_text("You")
+        expect(page.locator("[data-clock-bar] .clock[data-seat='1']")).to_contain_text("bob")
+        for _ in range(6):  # decisions redraw the panels; the clocks stay in the bar
             if decide(page):
                 page.wait_for_timeout(300)
         expect(clocks).to_have_count(2)

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from games import services
 from games.actors import Actor
 from games.models import Turn
-from games.store import live
+from games.turns.store import live
 from tests.browser.axe import assert_accessible
 from tests.browser.devices import PASSWORD, sign_in
 from tests.browser.screens import browser, new_page, shoot

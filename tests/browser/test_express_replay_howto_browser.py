@@ -8,36 +8,17 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import services
-from games.actors import Actor
-from games.kinds import get_kind
 from tests.browser.axe import assert_accessible
-from tests.browser.devices import PASSWORD
-from tests.browser.screens import browser, new_page, screenshots_dir, shoot
+from tests.browser.finished_express import finished_express_game
+from tests.browser.screens import browser, new_page, shoot
 
 
 @pytest.fixture
 def finished_game(live_url, django_user_model):
-    """alice and bob's game, every decision the kind's Easy bot's, sent a step at a time."""
-    users = [django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
-             for name in ("alice", "bob")]
-    actors = [Actor.member(user) for user in users]
-    game = services.create_game(game_type="cargo-express", options={}, rated=False,
-                                seats=actors)
-    kind = get_kind("cargo-express")
-    for _ in range(5000):
-        lg = services.live(services.get_game(game.id))
-        if lg.over:
-            break
-        areas = lg.view(None)["areas"]
-        seat = next((s for s in lg.acting() if not areas[s]["committed"]), lg.acting()[0])
-        token = kind.bot_decision(lg.redacted(seat), seat, "easy", 5)
-        steps = token.rpartition(":")[2].split(".") if ":" in token else [token]
-        for step in steps:
-            lg = services.live(services.get_game(game.id))
-            services.apply_turn(game.id, actor=actors[seat], ply=lg.sequence(seat), token=step)
-    assert services.live(services.get_game(game.id)).over
-    return game.id
+    """alice and bob's finished game, every decision the kind's Easy bot's, sent a step at a
+    time: played once per test process, its rows re-loaded for each test
+    (tests/browser/finished_express.py)."""
+    return finished_express_game(django_user_model)
 
 
 def test_the_replay_steps_through_a_finished_game(finished_game, chromium_path, live_url):
@@ -120,8 +101,7 @@ def test_how_to_play_draws_its_boards_with_the_game_track(chromium_path, live_ur
             expect(page.locator(".xp-howto .xp-scores tbody tr")).to_have_count(3)
             shoot(page, f"express-howto-{screen}-{scheme}")
             for part in ("track", "end"):
-                page.locator(f"#{part}").screenshot(
-                    path=str(screenshots_dir() / f"express-howto-{part}-{screen}-{scheme}.png"))
+                shoot(page.locator(f"#{part}"), f"express-howto-{part}-{screen}-{scheme}")
             assert_accessible(page, f"express how to play {screen} {scheme}")
             width = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
             assert width <= 0

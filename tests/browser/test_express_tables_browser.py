@@ -43,7 +43,7 @@ def test_the_express_lobby_table_and_profile_on_both_screens_and_themes(
                 for name, path in (("lobby", "/play/?game=cargo-express"),
                                    ("table", f"/challenge/{express['table']}"),
                                    ("profile", "/@/marta"),
-                                   ("rankings", "/rankings/?type=cargo-express")):
+                                   ("rankings", "/rankings/?game=cargo-express")):
                     page.goto(live_url + path)
                     expect(page.locator("main")).to_be_visible()
                     try:
@@ -66,7 +66,7 @@ def test_the_express_lobby_table_and_profile_on_both_screens_and_themes(
                 page.goto(live_url + f"/challenge/{express['table']}")
                 expect(page.get_by_role("button", name="Start now with bots")).to_be_visible()
                 switch = page.get_by_role("navigation", name="Game type")
-                page.goto(live_url + "/rankings/?type=cargo-express")
+                page.goto(live_url + "/rankings/?game=cargo-express")
                 expect(switch.locator('[aria-current="page"]')).to_have_text("Cargo Express")
                 page.goto(live_url + "/@/marta")
                 panel = page.locator('[data-game-type="cargo-express"]')

@@ -21,8 +21,9 @@ import functools
 import pytest
 from playwright.sync_api import expect
 
-from games import services, timeouts
+from games import services
 from games.actors import Actor
+from games.timing import timeouts
 from tests.browser.devices import PASSWORD, sign_in
 from tests.browser.screens import browser, new_page, shoot
 from tests.clocks.support import ORANGE, pass_time, start, timed_game
@@ -181,7 +182,7 @@ def to_review(people, monkeypatch, eager):  # noqa: F811  (the review on a threa
 
 
 def test_the_review_shows_progress_at_once(to_review, chromium_path, live_url):
-    from games import review
+    from games.records import review
 
     with browser(chromium_path) as opened:
         page = new_page(opened, 390, "dark")

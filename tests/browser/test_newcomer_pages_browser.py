@@ -23,8 +23,8 @@ from django.conf import settings
 from playwright.sync_api import Page, expect
 
 from engine import review as engine_review
-from games import review
 from games.kinds import cargo_connect
+from games.records import review
 from puzzles import schedule
 from puzzles.models import Week
 from rankings import daily_boards

@@ -45,15 +45,21 @@ def test_the_bell_counts_and_takes_news_live(players, chromium_path, live_url, w
     with browser(chromium_path) as opened:
         page = new_page(opened, width, scheme)
         sign_in(page, live_url)
+        lobby_frames: list = []  # the lobby socket's first `seeks` comes once it has
+        page.on("websocket", lambda ws: "/ws/lobby" in ws.url and ws.on(  # joined the
+            "framereceived", lambda frame: lobby_frames.append(frame)))  # member's groups
         page.goto(live_url + "/play/")
+        for _ in range(150):
+            if lobby_frames:
+                break
+            page.wait_for_timeout(100)
+        assert lobby_frames, "the lobby socket sent nothing in 15 s"
         expect(bell(page)).to_be_visible()
         expect(bell(page)).to_contain_text("1 unread")
         shoot(page, f"bell-{width}-{scheme}", full_page=False)
         assert_accessible(page, f"lobby with the bell, {scheme}, {width}")
 
         # a new game where bob is to move first, then he moves: alice is told live
-        page.wait_for_function("() => document.querySelector('#seeks') !== null")
-        page.wait_for_timeout(500)  # the lobby socket is open
         game = in_thread(correspondence_game, bob, alice)
         in_thread(play, game.id, bob)
         expect(bell(page)).to_contain_text("2 unread")

@@ -11,6 +11,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from accounts.achievements import ACHIEVEMENTS
+from tests.browser.screens import shoot
 from tests.games.bot_support import eager
 from tests.profile.conftest import Plays
 
@@ -31,17 +33,16 @@ def profile_data(live_url, django_capture_on_commit_callbacks, eager):
     return {"game": last}
 
 
-def shoot(page, path: str) -> None:
+def shoot_long(page, name: str) -> None:
     """A full-page screenshot, and with PROFILE_SHOTS set, slices of it 900 px high (for
     looking at a long page)."""
-    page.screenshot(path=f"{path}.png", full_page=True)
+    shoot(page, name)
     if os.environ.get("PROFILE_SHOTS"):
         height = page.evaluate("document.documentElement.scrollHeight")
         width = page.viewport_size["width"]
         for i, top in enumerate(range(0, height, 900)):
-            page.screenshot(path=f"{path}-{i}.png", full_page=True,
-                            clip={"x": 0, "y": top, "width": width,
-                                  "height": min(900, height - top)})
+            shoot(page, f"{name}-{i}", clip={"x": 0, "y": top, "width": width,
+                                             "height": min(900, height - top)})
 
 
 def no_sideways_scroll(page) -> bool:
@@ -50,8 +51,7 @@ def no_sideways_scroll(page) -> bool:
 
 
 @pytest.mark.parametrize("width", [360, 1366])
-def test_a_profile_reads_at_phone_and_desktop_widths(profile_data, page, live_url, width,
-                                                     tmp_path):
+def test_a_profile_reads_at_phone_and_desktop_widths(profile_data, page, live_url, width):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_viewport_size({"width": width, "height": 900})
@@ -61,20 +61,19 @@ def test_a_profile_reads_at_phone_and_desktop_widths(profile_data, page, live_ur
     expect(page.locator('[data-rating="elo"] h3')).to_have_text("Elo rating")
     expect(page.locator('[data-rating="bot"] h3')).to_have_text("vs CargoBot rating")
     expect(page.locator('[data-rating="elo"] svg polyline')).to_have_count(1)
-    expect(page.locator(".cabinet .achievement")).to_have_count(23)
+    expect(page.locator(".cabinet .achievement")).to_have_count(len(ACHIEVEMENTS))
     expect(page.locator(".cabinet .is-earned").first).to_be_visible()
     expect(page.locator(".recent-games")).to_contain_text("won by resignation")
     expect(page.locator(".recent-games")).to_contain_text("vs CargoBot Easy")
     assert no_sideways_scroll(page)
-    shots = os.environ.get("PROFILE_SHOTS")
-    shoot(page, f"{shots or tmp_path}/profile-{width}")
+    shoot_long(page, f"profile-{width}")
 
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Rankings").click()
     expect(page).to_have_url(live_url + "/rankings/")
     row = page.locator("table.board tbody tr", has_text="Kofi")
     expect(row).to_have_count(1)
     assert no_sideways_scroll(page)
-    shoot(page, f"{shots or tmp_path}/rankings-{width}")
+    shoot_long(page, f"rankings-{width}")
     row.get_by_role("link", name="Kofi").click()
     expect(page).to_have_url(live_url + "/@/Kofi")
 
@@ -84,5 +83,5 @@ def test_a_profile_reads_at_phone_and_desktop_widths(profile_data, page, live_ur
     expect(page.locator(".player.orange .rating-change")).to_have_text(re.compile(r"^−\d+$"))
     expect(page.locator(".audit .rating-row")).to_contain_text("Elo rating")
     assert no_sideways_scroll(page)
-    shoot(page, f"{shots or tmp_path}/game-{width}")
+    shoot_long(page, f"game-{width}")
     assert errors == []

@@ -2,23 +2,22 @@
 guest fails Monday's puzzle, reviews the attempt (the page asks first: the review shows the
 solution), and lands on the review, where the marked turn's "Show on the board" moves the
 replay viewer; the browser's storage now says the solution was shown. Screenshots at 1366
-and 390 px go to the test's tmp directory (REVIEW_SCREENSHOTS=dir to keep them)."""
+and 390 px (tests/browser/screens.py)."""
 
-import os
 
 from playwright.sync_api import expect
 
+from tests.browser.screens import shoot
 from tests.browser.test_puzzles_browser import today, week_for_guest
 
 __all__ = ["today", "week_for_guest"]
 
 
-def test_a_guest_reviews_a_failed_attempt(week_for_guest, page, live_url, tmp_path):
+def test_a_guest_reviews_a_failed_attempt(week_for_guest, page, live_url):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text)
             if message.type == "error" else None)
-    shots = os.environ.get("REVIEW_SCREENSHOTS") or str(tmp_path)
     page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(live_url + "/puzzles/2026-03-02/")
     expect(page.locator("[data-goal]")).to_have_text("Unload an I in 1 turn.")
@@ -42,7 +41,7 @@ def test_a_guest_reviews_a_failed_attempt(week_for_guest, page, live_url, tmp_pa
     marked.get_by_role("button", name="Show on the board").click()
     expect(counter).to_have_text("Turn 0 of 1")
     expect(page.locator("#review-replay [data-message]")).to_have_text("The puzzle's Start.")
-    page.screenshot(path=f"{shots}/puzzle-review-1366.png", full_page=True)
+    shoot(page, "puzzle-review-1366")
     puzzle = page.locator("#puzzle-review").get_attribute("data-puzzle")
     shown = page.evaluate(
         f"() => JSON.parse(localStorage.getItem('cargo.puzzles.guest.v1'))['{puzzle}'].shown")
@@ -50,5 +49,5 @@ def test_a_guest_reviews_a_failed_attempt(week_for_guest, page, live_url, tmp_pa
     page.set_viewport_size({"width": 390, "height": 844})
     page.reload()
     expect(page.locator("[data-marked]")).to_be_visible()
-    page.screenshot(path=f"{shots}/puzzle-review-390.png", full_page=True)
+    shoot(page, "puzzle-review-390")
     assert errors == []

@@ -59,8 +59,10 @@ def test_guest_solves_reloads_signs_up_and_merges(week_for_guest, page, live_url
     page.locator('input[name="password2"]').fill(PASSWORD)
     page.locator('form button[type="submit"]').last.click()
     # Sign-up asks to confirm the address (mandatory verification, issue #28 point 8) and
-    # does not sign in; a password sign-in does, confirmed or not (accounts/forms.py).
-    expect(page.locator("main")).to_contain_text("Verify Your Email Address")
+    # does not sign in; a password sign-in does, confirmed or not (accounts/forms.py), as
+    # the page after sign-up says (issue #42, point 4).
+    expect(page.locator("main")).to_contain_text("Check your email")
+    expect(page.locator("main")).to_contain_text("You can sign in now")
     page.goto(live_url + "/accounts/login/")
     page.get_by_label("Login").fill("dora")
     page.get_by_label("Password").fill(PASSWORD)

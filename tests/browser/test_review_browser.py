@@ -1,16 +1,16 @@
 """The review page in Chromium: the marked turns with their boards, the graph, jumping to a
 marked turn on the replay board, and the analysis board answering a trial turn. Screenshots
-at 390 and 1366 px go to the test's tmp directory (REVIEW_SCREENSHOTS=dir to keep them)."""
+at 390 and 1366 px (tests/browser/screens.py)."""
 
 import functools
-import os
 
 import pytest
 from playwright.sync_api import expect
 
 from engine import review as engine_review
-from games import review
 from games.kinds import cargo_connect
+from games.records import review
+from tests.browser.screens import shoot
 from tests.games.bot_support import eager
 from tests.games.support import new_game, scripted_tokens
 from tests.review.support import play_out
@@ -32,12 +32,11 @@ def reviewed(live_url, django_user_model, eager, monkeypatch):  # noqa: F811
     return game
 
 
-def test_the_review_page_lists_marks_and_answers_trial_turns(reviewed, page, live_url, tmp_path):
+def test_the_review_page_lists_marks_and_answers_trial_turns(reviewed, page, live_url):
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text)
             if message.type == "error" else None)
-    shots = os.environ.get("REVIEW_SCREENSHOTS") or str(tmp_path)
     page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(f"{live_url}/g/{reviewed.id}/review")
     expect(page.locator(".review-graph polyline")).to_have_count(1)
@@ -52,16 +51,16 @@ def test_the_review_page_lists_marks_and_answers_trial_turns(reviewed, page, liv
     first.get_by_role("button", name="Show on the board").click()
     counter = page.locator(".replay-controls [data-ply]")
     expect(counter).to_have_text(f"Turn {ply} of {reviewed.ply}")
-    page.screenshot(path=f"{shots}/review-1366.png", full_page=True)
+    shoot(page, "review-1366")
     page.get_by_role("button", name="Try your own turns from this position").click()
     board = page.locator("[data-analysis]")
     expect(board.locator("[data-analysis-suggestion]")).to_contain_text("CargoBot suggests")
     board.locator(".target.column:not([disabled])").first.click()
     expect(board.locator("[data-analysis-verdict]")).to_contain_text("CargoBot", timeout=15_000)
     expect(board.locator("[data-analysis-line]")).to_contain_text(f"From turn {ply}:")
-    page.screenshot(path=f"{shots}/review-analysis-1366.png", full_page=True)
+    shoot(page, "review-analysis-1366")
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{live_url}/g/{reviewed.id}/review")
     expect(page.locator("[data-marked]").first).to_be_visible()
-    page.screenshot(path=f"{shots}/review-390.png", full_page=True)
+    shoot(page, "review-390")
     assert errors == []

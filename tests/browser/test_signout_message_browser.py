@@ -1,5 +1,6 @@
 """Signing out says so: the next page shows "You have signed out.", and a game page open in
-another tab, whose socket the server closes, says it no longer plays for you."""
+another tab, whose socket the server closes, says it no longer plays for you, and still
+says so once it has reloaded as a spectator's page."""
 
 import pytest
 from playwright.sync_api import expect
@@ -26,7 +27,12 @@ def test_signing_out_is_said_on_both_tabs(game_id, chromium_path, live_url):
         other.goto(live_url + "/")
         other.get_by_role("button", name="Sign out").click()
         expect(other.get_by_role("status").filter(has_text="You have signed out.")).to_be_visible()
-        expect(game_tab.locator("[data-message]")).to_contain_text(
-            "You signed out, so this page no longer plays for you")
+        said = "You signed out, so this page no longer plays for you"
+        expect(game_tab.locator("[data-message]")).to_contain_text(said)
+        # Its socket comes back as a spectator's, and the page reloads as one: it still
+        # says why (that reload once emptied the line while a test read it).
+        game_tab.wait_for_function("() => window.liveGame && window.liveGame.state.viewer === null")
+        expect(game_tab.locator("[data-message]")).to_contain_text(said)
         shoot(other, "signed-out-390-dark")
+        shoot(game_tab, "signed-out-game-tab-390-dark")  # the reloaded spectator's page
         assert game_tab.errors == []

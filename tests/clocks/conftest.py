@@ -1,13 +1,11 @@
 """Clock tests: the live-play users and sockets, a watcher that starts empty, the
 test-only Picks kind (several seats deciding at once) and frozen time."""
 
-from unittest import mock
-
 import pytest
-from django.utils import timezone
 
-from games import kinds, timeouts
-from tests.clocks.support import FrozenTime
+from games import kinds
+from games.timing import timeouts
+from tests.clocks.support import frozen_time
 from tests.games.conftest import close_live_db_threads, connect, session_cookie, users
 from tests.platform.clock_kind import Picks
 
@@ -33,7 +31,7 @@ def picks_kind():
 @pytest.fixture
 def frozen():
     """Time stands still: every `timezone.now()` answers `frozen.now`, which only
-    `frozen.advance(seconds)` moves, so each charge can be asserted to the millisecond."""
-    clock = FrozenTime(timezone.now().replace(microsecond=0))
-    with mock.patch.object(timezone, "now", side_effect=lambda: clock.now):
+    `frozen.advance(seconds)` moves, so each charge can be asserted to the millisecond;
+    the flag watcher is told of nothing meanwhile (support.frozen_time says why)."""
+    with frozen_time() as clock:
         yield clock

@@ -2,12 +2,17 @@
 game's running clock (its `since`, `flag_at` and the players' absence moved back), so no
 test waits minutes or patches the time."""
 
+import contextlib
 import datetime as dt
+from collections.abc import Iterator
+from unittest import mock
 
 from django.db.models import F
+from django.utils import timezone
 
 from games import services
 from games.models import Game, Seat, Turn
+from games.timing import timeouts
 from tests.games.support import member
 
 BLUE, ORANGE = 0, 1
@@ -61,3 +66,18 @@ class FrozenTime:
 
     def advance(self, seconds: float) -> None:
         self.now += dt.timedelta(seconds=seconds)
+
+
+@contextlib.contextmanager
+def frozen_time() -> Iterator[FrozenTime]:
+    """Every `timezone.now()` answers the clock's moment, which only `advance` moves; and
+    this process's flag watcher is told of no game. The watcher sleeps in real time until
+    a flag it knows of is due by `timezone.now()`: with time frozen it would wake at some
+    moment of the test (later the busier the machine) and race the test's own flag check
+    (seen: `tasks.flag_clocks()` finding the game already flagged, under load). Frozen
+    tests make flags fall through the beat's task or the game's own check; the watcher's
+    tests (tests/clocks/test_flag_watcher.py) run in real time."""
+    clock = FrozenTime(timezone.now().replace(microsecond=0))
+    with mock.patch.object(timezone, "now", side_effect=lambda: clock.now), \
+            mock.patch.object(timeouts.watcher, "add", lambda game_id, when: None):
+        yield clock

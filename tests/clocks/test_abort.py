@@ -50,7 +50,8 @@ def test_a_game_against_cargobot_is_aborted_without_a_rating(users):
     game = new_bot_game(users["alice"], color="blue")
     services.abort_game(game.id, actor=member(users["alice"]))
     assert Game.objects.get(id=game.id).status == "aborted"
-    assert Rating.objects.filter(user=users["alice"], kind="vs_cargobot", games__gt=0).count() == 0
+    assert not Rating.objects.filter(user=users["alice"], system="vs_cargobot",
+                                     games__gt=0).exists()
 
 
 def test_an_untimed_game_is_aborted_over_http(users, client):

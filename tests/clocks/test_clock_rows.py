@@ -1,10 +1,10 @@
-"""The clock arithmetic on its own (games.clocks, pure): rows written before several clocks
+"""The clock arithmetic on its own (games.timing.clocks, pure): rows written before several clocks
 could run at once load and behave as they always did; running clocks started at different
 moments are kept, each charged from its own start, and saved in the row's form."""
 
 import datetime as dt
 
-from games.clocks import LAG_ALLOWANCE_MS, Clocks, parse
+from games.timing.clocks import LAG_ALLOWANCE_MS, Clocks, parse
 
 SINCE = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 LIVE = parse("5+3")

@@ -9,9 +9,10 @@ import datetime as dt
 
 import pytest
 
-from games import abandonment, services, tasks, timeouts
+from games import services, tasks
 from games.models import Game
-from games.store import live
+from games.timing import abandonment, timeouts
+from games.turns.store import live
 from rankings.models import RatingChange
 from tests.clocks.support import legal, play, start, timed_game
 from tests.clocks.test_express_clocks import decide, express_game, picks

@@ -5,8 +5,9 @@ Audit ran at the resignation")."""
 
 import pytest
 
-from games import services, timeouts
+from games import services
 from games.models import Game
+from games.timing import timeouts
 from tests.clocks.support import BLUE, ORANGE, pass_time, start, timed_game
 from tests.games.support import member
 

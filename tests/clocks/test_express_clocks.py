@@ -7,11 +7,12 @@ seats the other wins)."""
 
 import pytest
 
-from games import clocks, services, tasks
+from games import services, tasks
 from games.actors import Actor
 from games.kinds import get_kind
 from games.models import Game, Seat
-from games.store import live
+from games.timing import clocks
+from games.turns.store import live
 
 pytestmark = pytest.mark.django_db
 NAMES = ("alice", "bob", "carol")

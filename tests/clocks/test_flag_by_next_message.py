@@ -3,8 +3,9 @@ opening the game ends it on time, once, and the late request is refused."""
 
 import pytest
 
-from games import services, timeouts
+from games import services
 from games.models import Turn
+from games.timing import timeouts
 from tests.clocks.support import legal, pass_time, play, start, timed_game
 from tests.games.support import member, receive_type
 

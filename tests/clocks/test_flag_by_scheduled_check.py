@@ -4,7 +4,8 @@ check finds nothing to do, and the rating changes once, as for any decided resul
 import pytest
 
 from accounts.models import Player
-from games import services, tasks, timeouts
+from games import services, tasks
+from games.timing import timeouts
 from rankings.models import RatingChange
 from tests.clocks.support import pass_time, start, timed_game
 

@@ -9,9 +9,10 @@ import time
 import pytest
 from django.utils import timezone
 
-from games import services, timeouts
-from games.clocks import LAG_ALLOWANCE_MS
+from games import services
 from games.models import Game
+from games.timing import timeouts
+from games.timing.clocks import LAG_ALLOWANCE_MS
 from tests.clocks.support import play, start, timed_game
 from tests.games.bot_support import eager
 

@@ -3,7 +3,8 @@ lag allowance, then gets the increment; correspondence gives a whole turn's time
 
 import pytest
 
-from games import clocks, services
+from games import services
+from games.timing import clocks
 from tests.clocks.support import left_ms, pass_time, play, start, timed_game
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,8 @@ no longer acts for it (web.md section 4, issue #25's leavers)."""
 
 import pytest
 
-from games import bots, kinds, services, tasks
+from games import kinds, services, tasks
+from games.botplay import bots
 from games.models import Seat
 from tests.clocks.test_timeout_decisions import JUST_OVER, NAMES, first_round, pick, picks_game
 from tests.games.support import member

@@ -9,7 +9,8 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import clocks, services
+from games import services
+from games.timing import clocks
 from tests.clocks.support import left_ms
 from tests.games.support import member
 

@@ -9,9 +9,10 @@ import datetime as dt
 
 import pytest
 
-from games import clocks, services, tasks, timeouts
+from games import services, tasks
 from games.fast import warm
 from games.models import Game, Seat, Turn
+from games.timing import clocks, timeouts
 from tests.games.support import member
 
 pytestmark = pytest.mark.django_db

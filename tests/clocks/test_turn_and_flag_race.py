@@ -10,8 +10,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services, timeouts
+from games import services
 from games.models import Game, Turn
+from games.timing import timeouts
 from rankings.models import RatingChange
 from tests.clocks.support import legal, start, timed_game
 from tests.games.support import member

@@ -6,8 +6,8 @@ import pytest
 
 from games import services
 from games.actors import Actor
+from games.frames.protocol import Code, GameError
 from games.models import Game
-from games.protocol import Code, GameError
 from puzzles.daily import services as daily
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -78,12 +78,41 @@ def test_the_admin_action_voids_in_progress_ranked_games(frozen, users, eager, c
         "action": "void_outdated",
         "_selected_action": [str(d.pk) for d in DailyGame.objects.all()],
     }, follow=True)
-    assert "Voided 1 game(s)" in response.content.decode()
+    assert ("Voided 1 of the 2 selected game(s); their players may start a new ranked game "
+            "today. Not voided: 1 no longer in progress (finished or aborted: their results "
+            "stand).") in response.content.decode()
     assert services.get_game(running.id).status == Game.Status.VOIDED
     assert services.get_game(done.id).status == Game.Status.FINISHED  # finished ones stand
     log = DailyVoid.objects.get()
     assert log.by == admin and log.source == "admin"
     assert "(admin action)" in log.reason
+
+
+def test_the_admin_action_says_why_it_voided_nothing(frozen, users, eager, client):
+    """Issue #42, point 18: "Voided 0 game(s)" said nothing of why; each game left alone
+    is counted under its reason (already voided, practice, over, nothing changed)."""
+    admin = get_user_model().objects.create_superuser("boss", "b@example.com", "pw-long-boss")
+    alice, bob = Actor.member(users["alice"]), Actor.member(users["bob"])
+    current = daily.start(alice, "easy")  # today's rules and CargoBot: nothing to void
+    done = daily.start(bob, "easy")
+    play_out(done.id, bob)
+    gone = daily.start(bob, "hard")
+    services.void_game(gone.id, "cheating")
+    practice = daily.start(bob, "hard")  # after a void: ranked again, so made practice here
+    DailyGame.objects.filter(game_id=practice.id).update(ranked=False)
+    client.force_login(admin)
+    response = client.post("/admin/daily/dailygame/", {
+        "action": "void_outdated",
+        "_selected_action": [str(d.pk) for d in DailyGame.objects.all()],
+    }, follow=True)
+    page = response.content.decode()
+    assert ("Voided 0 of the 4 selected game(s). Not voided: 1 already voided; 1 practice "
+            "(not ranked: nothing to void); 1 no longer in progress (finished or aborted: "
+            "their results stand); 1 still on today&#x27;s rules and CargoBot (nothing "
+            "changed: they may go on).") in page
+    assert 'class="warning"' in page
+    assert services.get_game(current.id).status == Game.Status.ACTIVE
+    assert DailyVoid.objects.filter(source="admin").count() == 0
 
 
 def test_a_voided_finished_game_leaves_the_board(frozen, users, eager):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -11,11 +12,26 @@ import sys
 import pytest
 
 from express import ExpressError, Game, format_position
-from express.bot import LEVELS, bot_seed, choose
+from express.bot import bot_seed, choose
 from express.decisions import parse_plan
 from express.determinize import determinize
+from express.levels import BY_NAME, HARD, LEVELS
 from express.rules import RULES_VERSIONS
 from tests.express.support import REPO, random_game, record
+
+#: Hard with every feature of its search (look-ahead rounds, plan and pick simulations,
+#: the memos) at about a tenth of its counts: what the tests of whole Hard games check is
+#: legality and determinism, which do not depend on the budget; Hard's strength at its real
+#: budget is the tournaments' (docs/express-bots.md, `python -m express tournament`).
+SMALL_HARD = dataclasses.replace(
+    HARD, dets=8, top_k=4, plan_beam=3, plan_top=3, plan_dets=8, pick_dets=6,
+    turn_sims=64, turn_work=4000, plan_work=3000)
+
+
+@pytest.fixture
+def small_hard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`choose(..., "hard", ...)` searches at SMALL_HARD's budget for this test."""
+    monkeypatch.setitem(BY_NAME, "hard", SMALL_HARD)
 
 
 def _positions(count: int, seed: int) -> list[Game]:
@@ -55,9 +71,10 @@ def test_hard_decisions_are_legal_over_random_positions() -> None:
 
 @pytest.mark.parametrize("rules", RULES_VERSIONS)
 @pytest.mark.parametrize("level", LEVELS)
-def test_bots_play_whole_games_legally(level: str, rules: str) -> None:
+def test_bots_play_whole_games_legally(level: str, rules: str, small_hard: None) -> None:
     """Every seat a bot, 3 seats, to the end (each decision checked by Game against the
-    game's own rules version)."""
+    game's own rules version). Hard at SMALL_HARD's budget (its strength is the
+    tournaments')."""
     game = Game.new(3, 77 + len(level), rules=rules)
     while not game.over:
         seat = game.to_move()[0]
@@ -191,40 +208,51 @@ def test_the_bot_command_refuses_a_finished_game() -> None:
     assert out.returncode == 2 and "no decision" in json.loads(out.stdout)["error"]
 
 
-def test_hard_remembers_nothing_that_changes_a_decision(monkeypatch) -> None:
+def test_hard_remembers_nothing_that_changes_a_decision(monkeypatch, small_hard) -> None:
     """The per-decision memos (turn choices, seat values) and the candidates skipped as
     repeats are speed only: with them switched off, Hard makes the same decisions (in a
-    Hard game, where the look-ahead meets the positions the memos are for)."""
-    from express import bot
+    Hard game, where the look-ahead meets the positions the memos are for), and the memos
+    were used. Hard at SMALL_HARD's budget: the same search, fewer rounds of it."""
+    from express import bot, evaluation, search
 
     game = Game.new(3, 2026)
     views = []
+    kept = []
+    keys = 0
+    turn_key = bot.Bot.turn_key
+
+    def counted(self, p):  # type: ignore[no-untyped-def]
+        nonlocal keys
+        keys += 1
+        return turn_key(self, p)
+
+    monkeypatch.setattr(bot.Bot, "turn_key", counted)
     while game.position.round <= 2:
         seat = game.to_move()[0]
         views.append((game.view(seat), seat))
-        token = choose(views[-1][0], "hard", 1, seat)
+        kept.append(choose(views[-1][0], "hard", 1, seat))
         if game.position.phase == "p":
-            game.commit(seat, token)
+            game.commit(seat, kept[-1])
         else:
-            game.play(token)
-    kept = [choose(v, "hard", 1, s) for v, s in views]
+            game.play(kept[-1])
+    assert keys > 0  # the look-ahead met positions the turn memo is for
 
     def worth(self, p, seat, tf, full, own):  # type: ignore[no-untyped-def]
         opened = p.open[seat - 1]
         unknown = [c for c in opened if c not in self.mine] if own else opened
-        return bot.seat_value(p, seat, tf, full, unknown, self.pool if own else ())
+        return evaluation.seat_value(p, seat, tf, full, unknown, self.pool if own else ())
 
     monkeypatch.setattr(bot.Bot, "turn_key", lambda self, p: (object(),))
     monkeypatch.setattr(bot.Bot, "worth", worth)
-    monkeypatch.setattr(bot, "_repeats", lambda token, seen: False)
+    monkeypatch.setattr(search, "_repeats", lambda token, seen: False)
     assert [choose(v, "hard", 1, s) for v, s in views] == kept
 
 
 def test_turns_taken_for_repeats_do_the_same_to_the_holdings_and_the_time_left() -> None:
     """What ``_repeats`` skips: over random positions, candidates of one outcome key leave
     the mover's holdings and the time left alike."""
-    from express import bot
-    from express.moves import play_unchecked
+    from express import bot, evaluation, search
+    from express.unchecked import play_unchecked
 
     rng = random.Random(23)
     repeats = 0
@@ -233,15 +261,15 @@ def test_turns_taken_for_repeats_do_the_same_to_the_holdings_and_the_time_left()
         p = g.position
         if p.phase != "a":
             continue
-        b = bot.Bot(bot.HARD, p, p.turn_seat(), random.Random(1))
+        b = bot.Bot(HARD, p, p.turn_seat(), random.Random(1))
         i = p.turn_seat() - 1
-        first: dict[bot.Outcome, tuple[object, ...]] = {}
+        first: dict[search.Outcome, tuple[object, ...]] = {}
         for t in b.candidates(p):
             q = p.copy()
             play_unchecked(q, t)
             outcome = (q.train[i], q.yard[i], q.open[i], q.done[i], q.engine[i],
-                       bot.time_left(q))
-            key = bot.outcome_key(t)
+                       evaluation.time_left(q))
+            key = search.outcome_key(t)
             if key is None:
                 continue
             if key in first:

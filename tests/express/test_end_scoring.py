@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from express import ExpressError, Game, start_position
-from express.moves import legal, play
+from express.legal_decisions import legal
+from express.moves import play
 from tests.express.support import SEED3, from_bag, reparse, to_action
 
 

@@ -49,3 +49,19 @@ def test_the_game_over_event_carries_the_result() -> None:
     assert events[-1].kind == "over"
     assert events[-1].as_dict()["result"] == {"scores": [-2, -2], "tiebreak": [0, 0],
                                               "places": [2, 1], "winners": [2]}
+
+
+def test_a_refill_and_a_reorder_name_the_seat_whose_action_made_them() -> None:
+    """Issue #42: `refilled` and `reordered` carried seat 0 (the site's null) although a
+    seat's own attach or reorder made them; they name that seat, as `attached` does."""
+    g = to_action(["Lo", "Dr", "En"], {1: "A1A2A3", 2: "A2A3A1", 3: "A3A1A2"})
+    seat = g.position.turn_seat()
+    events = g.play("A2:^.>>.s1")
+    attached = next(e for e in events if e.kind == "attached")
+    refilled = next(e for e in events if e.kind == "refilled")
+    assert attached.seat == refilled.seat == seat
+    g = to_action(["Lo", "Dr", "En"], {1: "A1A2A3", 2: "A2A3A1", 3: "A3A1A2"})
+    reorder = next(t for t in g.legal() if ".o" in t)
+    seat = g.position.turn_seat()
+    reordered = next(e for e in g.play(reorder) if e.kind == "reordered")
+    assert reordered.seat == seat and reordered.seat != 0

@@ -16,8 +16,9 @@ import time
 import pytest
 
 from express import Game, format_position
-from express.bot import HARD, HARD1, LEVELS, Bot, bot_seed, choose
+from express.bot import Bot, bot_seed, choose
 from express.determinize import determinize
+from express.levels import HARD, HARD1, LEVELS
 from express.notation import parse_position
 from express.tournament import check_pairing
 from tests.express.support import REPO, run_cli
@@ -144,7 +145,7 @@ def test_halving_looks_longest_at_the_best_and_drops_the_weak_early(monkeypatch)
 def test_hard_with_halving_is_a_function_of_the_view() -> None:
     import dataclasses
 
-    from express import bot
+    from express.legal_decisions import legal_turns
 
     level = dataclasses.replace(HARD, name="hhalf", halving=True)
     view, seat = _by_phase(_hard_game_views(2, 77, 30))["a"]
@@ -152,8 +153,8 @@ def test_hard_with_halving_is_a_function_of_the_view() -> None:
                 random.Random(bot_seed(3, "hhalf", seat, view))).decide()
     again = Bot(level, parse_position(view), seat,
                 random.Random(bot_seed(3, "hhalf", seat, view))).decide()
-    assert first == again and first in bot.legal_turns(determinize(view, random.Random(1)),
-                                                       blind=True)
+    assert first == again and first in legal_turns(determinize(view, random.Random(1)),
+                                                   blind=True)
 
 
 def test_a_turn_looks_ahead_at_most_turn_sims_rounds(monkeypatch) -> None:

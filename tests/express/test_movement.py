@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from express import ExpressError, Game
-from express.moves import movements, play, walk_path
+from express.movement import movements, walk_path
+from express.moves import play
 from tests.express.support import to_action
 
 # The notation.md start: 0 Fb, 1 X3, 2 T1, 3 Fg, 4 T2, 5 T2, 6 Fn, 7 T1, 8 R, 9 Fw,

@@ -9,8 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from express import ExpressError, Game, format_position, parse_position
-from express.moves import legal, legal_turns, movements, play, play_unchecked, walk_path
+from express.legal_decisions import legal, legal_turns
+from express.movement import movements, walk_path
+from express.moves import play
 from express.rules import CARD_STEPS, COLOURS
+from express.unchecked import play_unchecked
 from tests.express.support import random_game
 
 SEEDS = st.integers(0, 2**32)

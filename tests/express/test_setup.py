@@ -95,3 +95,35 @@ def test_a_fulfilled_contract_may_differ_by_one_car_only() -> None:
         parse_position(_with_done("rbgn"))  # one car too many
     # One car off (the Manager's substitution) is well formed: 06 placed as rbn.
     assert "06=rbn" in format_position(parse_position(_with_done("rbn")))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_first_stationmaster_may_be_given_and_the_deal_stays_the_seeds(players: int
+                                                                           ) -> None:
+    """Setup step 9 (the start player): a tournament gives the card to seat 1."""
+    drawn = start_position(players, SEED3)
+    for first in range(1, players + 1):
+        given = start_position(players, SEED3, first=first)
+        assert given.sm == first
+        assert format_position(given).split()[:-5] == format_position(drawn).split()[:-5]
+    with pytest.raises(ValueError):
+        start_position(players, SEED3, first=players + 1)
+
+
+def test_a_game_given_its_first_stationmaster_records_its_start() -> None:
+    """The seed no longer fixes the setup: the record carries the `Start` header, and it
+    replays to the same game; a `first` that is the seed's own draw changes nothing."""
+    from express.game import Game
+
+    drawn = start_position(3, SEED3).sm
+    other = drawn % 3 + 1
+    game = Game.new(3, SEED3, first=other)
+    assert game.position.sm == other and game.start.sm == other
+    text = game.record()
+    assert '[Start "' in text and f'[Seed "{SEED3}"]' in text
+    again = Game.from_record(text)
+    assert format_position(again.position) == format_position(game.position)
+    assert '[Start "' not in Game.new(3, SEED3, first=drawn).record()
+    assert Game.new(3, SEED3, first=drawn).record() == Game.new(3, SEED3).record()
+    with pytest.raises(ExpressError):
+        Game.new(3, SEED3, first=4)

@@ -6,7 +6,7 @@ import pytest
 from express import yardstick
 from express.errors import ExpressError
 from express.game import Game
-from express.moves import legal
+from express.legal_decisions import legal
 from express.tournament import check_pairing, play_game
 
 

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from games import bots
+from games.botplay import bots
 from games.models import Game
 from tests.games.support import new_bot_game, scripted_tokens
 
@@ -35,7 +35,7 @@ def broker(monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_refused_bot_task_is_sent_when_the_broker_answers(users, broker, caplog):
-    caplog.set_level(logging.WARNING, logger="games.bots")  # whatever ran before set
+    caplog.set_level(logging.WARNING, logger="games.botplay.bots")  # whatever ran before set
     game = new_bot_game(users["alice"], color="blue")  # alice moves first; no task yet
     from games import services
     from tests.games.support import member

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers, get_channel_layer
 from django.test import Client
 
-from games import broadcast
+from games.frames import broadcast
 from games.models import Turn
 from tests.games.support import drain, scripted_tokens
 
@@ -41,7 +41,7 @@ async def test_a_turn_whose_broadcast_fails_is_acknowledged_and_caught_up(
         await bob.send_json_to({"type": "turn", "ply": 1, "token": tokens[1]})
         assert (await bob.receive_json_from(timeout=5))["ply"] == 1
     assert broadcast.failures() - failed_before == 2
-    warnings = [r for r in caplog.records if r.name == "games.broadcast"]
+    warnings = [r for r in caplog.records if r.name == "games.frames.broadcast"]
     assert len(warnings) == 1 and not warnings[0].exc_info
     assert await database_sync_to_async(Turn.objects.filter(game_id=game.id).count)() == 2
 

@@ -1,4 +1,4 @@
-"""Every frame of a game is versioned (the row's revision, games.audiences): a `resigned`
+"""Every frame of a game is versioned (the row's revision, games.frames.audiences): a `resigned`
 frame the channel layer lost is repaired on the next `ping`, as a lost turn is."""
 
 import pytest

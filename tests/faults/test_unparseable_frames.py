@@ -5,6 +5,7 @@ not compressed, whatever the client offers (cargosite/serve.py)."""
 
 import asyncio
 import json
+import logging
 
 import pytest
 from websockets.asyncio.client import connect as ws_connect
@@ -60,7 +61,7 @@ async def test_invalid_utf8_is_closed_without_a_traceback(served, game, session_
 async def test_a_frame_over_the_limit_is_refused_before_it_is_read(served, game,
                                                                     session_cookie, settings):
     from cargosite import serve
-    from games.limits import MAX_FRAME_BYTES
+    from games.sockets.limits import MAX_FRAME_BYTES
 
     assert serve.uvicorn_options()["ws_max_size"] == MAX_FRAME_BYTES
     settings.ALLOWED_HOSTS = ["127.0.0.1"]
@@ -85,3 +86,34 @@ async def test_frames_go_uncompressed_though_the_client_offers_deflate(served, g
     assert ws.protocol.extensions == []
     assert json.loads(await ws.recv())["type"] == "state"
     await ws.close()
+
+
+async def test_invalid_utf8_frames_are_counted_and_logged_once_a_minute(
+        served, game, session_cookie, log_records, settings):
+    """A client can send bad frames as fast as it can reconnect: the log keeps one line a
+    minute, /metrics counts every frame (issue #42, point 6)."""
+    from prometheus_client import REGISTRY
+    from websockets.frames import Frame, Opcode
+
+    from cargosite.logs import OneLine
+
+    for found in logging.getLogger("uvicorn.error").filters:
+        if isinstance(found, OneLine):
+            found.last = float("-inf")  # a minute since the last line, whatever ran before
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]
+    counted = REGISTRY.get_sample_value("cargo_invalid_utf8_frames_total") or 0.0
+    logged = len(log_records.records)
+    cookie = _cookie(session_cookie, "alice")
+    for _ in range(5):
+        ws = await _open(served, cookie, game.id)
+        assert json.loads(await ws.recv())["type"] == "state"
+        ws.protocol.send_frame(Frame(Opcode.TEXT, b"\xff\xfe{}"))
+        ws.send_data()
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+    await asyncio.sleep(0.2)
+    assert REGISTRY.get_sample_value("cargo_invalid_utf8_frames_total") == counted + 5
+    lines = {id(r) for r in log_records.records[logged:] if "Invalid UTF-8" in r.getMessage()}
+    assert len(lines) == 1  # (a record reaches the fixture's handler once per logger)
+    assert log_records.tracebacks() == []

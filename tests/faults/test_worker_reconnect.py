@@ -115,7 +115,7 @@ def test_the_resend_after_an_outage_sends_every_waiting_game(monkeypatch, db):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from games import bots
+    from games.botplay import bots
     from games.models import Game
     from tests.games.support import new_bot_game
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from games import bots, services
+from games import services
+from games.botplay import bots
 from games.models import Game
 from tests.games.support import SIDES, Actor
 

@@ -22,8 +22,43 @@ from channels.testing import WebsocketCommunicator  # noqa: E402
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from games.frames import diffs
 from games.sockets import runtime
 from tests.games.support import ORIGIN, new_game
+
+
+class StateCommunicator(WebsocketCommunicator):
+    """A game socket read as the page's socket.js reads it (static/js/live/diff.js): a
+    frame that carries a diff of the state (games.frames.diffs) gets its `state` rebuilt
+    from the state this connection holds, checked to start from that state's `rev`; every
+    other frame with a state sets the state held. The frames a test reads therefore have
+    their whole state, as before issue #45; `wire` keeps each text as it came (its size is
+    what the socket sent) and `held` the state the connection holds now."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.held = None
+        self.wire = []
+
+    async def receive_output(self, timeout=1):
+        message = await super().receive_output(timeout)
+        text = message.get("text") if message.get("type") == "websocket.send" else None
+        if not isinstance(text, str):
+            return message
+        self.wire.append(text)
+        frame = json.loads(text)
+        if not isinstance(frame, dict):
+            return message
+        if "diff" in frame:
+            assert self.held is not None and self.held.get("rev") == frame["base"], \
+                ("a diff from another state", frame["base"], (self.held or {}).get("rev"))
+            self.held = diffs.apply(self.held, frame.pop("diff"))
+            del frame["base"]
+            frame["state"] = self.held
+            return {**message, "text": json.dumps(frame)}
+        if isinstance(frame.get("state"), dict):
+            self.held = frame["state"]
+        return message
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -75,7 +110,7 @@ def connect(session_cookie):
         cookie = session_cookie(name)
         if cookie:
             headers.append((b"cookie", cookie))
-        comm = WebsocketCommunicator(application, path, headers=headers)
+        comm = StateCommunicator(application, path, headers=headers)
         connected, code = await comm.connect()
         opened.append(comm)
         if not connected:  # refused at the handshake (the Origin check)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from games import services
 from games.actors import Actor
 from games.kinds import get_kind
-from games.store import live
+from games.turns.store import live
 
 KIND = get_kind("cargo-express")
 

@@ -6,6 +6,13 @@ from engine.describe import turn_options
 ORIGIN = b"http://localhost"
 
 
+def rebuilt(frame: dict) -> dict:
+    """A turn frame as history rebuilds it (a resent turn's answer, catch-up): its state is
+    an earlier ply's, which has no `rev` (only a current state says its revision)."""
+    assert "rev" in frame["state"]
+    return {**frame, "state": {k: v for k, v in frame["state"].items() if k != "rev"}}
+
+
 def scripted_tokens(size: int = 5) -> list[str]:
     """A whole game from the engine: drop in the leftmost legal column, unload the first
     AppCon offered; ends in the Final Audit."""

@@ -6,9 +6,10 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from games import correspondence, services
+from games import services
 from games.actors import Actor
 from games.models import Game
+from games.timing import correspondence
 
 pytestmark = pytest.mark.django_db
 EXPRESS = "cargo-express"

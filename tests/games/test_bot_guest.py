@@ -4,12 +4,12 @@ WebSocket); another session watches but cannot play. CargoBot's turn, run in-pro
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games.models import Game
 from rankings.models import BotRatingChange
 from tests.games.bot_support import eager, human_token
+from tests.games.conftest import StateCommunicator
 from tests.games.support import ORIGIN, guest_key_of, receive_type, winner_of
 
 __all__ = ["eager"]
@@ -35,7 +35,8 @@ def test_a_guest_game_belongs_to_the_browser_session(eager):
     state = page.context["state"]
     assert state["you"] == "blue"
     assert state["players"]["blue"] == {"name": "Guest", "rating": None, "bot": None,
-                                        "rating_kind": None, "rating_change": None}
+                                        "rating_kind": None, "rating_change": None,
+                                        "rating_provisional": False, "left": None}
     assert state["players"]["orange"]["bot"] == "easy"
     assert guest.get("/play/").context["my_bot_games"] == [
         {"id": game.id, "words": "5×5 against CargoBot Easy", "you": "Blue"}]
@@ -84,7 +85,7 @@ async def test_a_guest_plays_over_websocket_and_every_socket_sees_cargobots_repl
 
     async def connect(client):
         cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
-        comm = WebsocketCommunicator(application, f"/ws/game/{game.id}/", headers=[
+        comm = StateCommunicator(application, f"/ws/game/{game.id}/", headers=[
             (b"origin", ORIGIN), (b"host", b"localhost"), (b"cookie", cookie)])
         connected, _ = await comm.connect()
         assert connected

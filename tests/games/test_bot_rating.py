@@ -7,12 +7,14 @@ import pytest
 
 from accounts.models import Player
 from games import services
+from games.kinds import get_kind
 from games.models import Game
-from rankings.elo import BOT_RATINGS
 from rankings.models import BotRatingChange
 from tests.games.bot_support import lost_tasks
 from tests.games.support import Actor, bot_of, new_bot_game, new_game, rate_vs_bot
 from tests.rankings.support import set_rating
+
+BOT_RATINGS = get_kind("cargo-connect").bot_ratings  # CargoBot levels' fixed ratings
 
 __all__ = ["lost_tasks"]
 

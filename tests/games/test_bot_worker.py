@@ -57,8 +57,11 @@ def worker(transactional_db):
     task_postrun.connect(close_connections, weak=False)
     root_level = logging.getLogger().level  # the worker sets the root logger's level
     try:
+        # Celery's ping check waits 10 s by default: a worker thread starting beside the
+        # other xdist worker's browser tests on two loaded cores took longer (all six tests
+        # of one worker failed in set-up once, issue #43). A ready worker answers at once.
         with start_worker(app, pool="threads", concurrency=2, perform_ping_check=True,
-                          shutdown_timeout=30) as w:
+                          ping_task_timeout=60, shutdown_timeout=30) as w:
             yield w
     finally:
         task_postrun.disconnect(close_connections)

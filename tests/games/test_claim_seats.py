@@ -5,7 +5,8 @@ game goes on for the others; nobody claims the whole game. The three-seat Bid ki
 
 import pytest
 
-from games import bots, services
+from games import services
+from games.botplay import bots
 from games.models import Seat, Turn
 from tests.clocks.support import pass_time
 from tests.games.support import member, receive_type

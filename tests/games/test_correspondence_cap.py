@@ -1,13 +1,14 @@
-"""The cap on correspondence games (games.correspondence, issue #29): a member may have at
+"""The cap on correspondence games (games.timing.correspondence, issue #29): a member may have at
 most CAP correspondence games in progress and open correspondence tables, NEW_MEMBER_CAP
 until they have finished NEW_MEMBER_GAMES games; making or joining a table past it is
 refused in words and nothing is made; a guest may not sit at a correspondence table."""
 
 import pytest
 
-from games import correspondence, services
+from games import services
 from games.actors import Actor
 from games.models import Challenge, Game, TableSeat
+from games.timing import correspondence
 from tests.games.support import new_game
 
 pytestmark = pytest.mark.django_db

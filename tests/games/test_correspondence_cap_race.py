@@ -10,8 +10,9 @@ import threading
 import pytest
 from django.db import connection
 
-from games import correspondence, services
+from games import services
 from games.models import Challenge
+from games.timing import correspondence
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

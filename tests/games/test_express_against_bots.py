@@ -9,12 +9,13 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from games import bot_games, services
+from games import services
 from games.actors import Actor
+from games.botplay import bot_games
+from games.frames.protocol import Code, GameError
 from games.kinds import get_kind
 from games.models import Game
-from games.protocol import Code, GameError
-from games.store import live
+from games.turns.store import live
 from rankings.models import BotRatingChange, Rating
 from tests.games.bot_support import eager
 
@@ -133,7 +134,7 @@ def test_starting_games_against_bots_is_paced_across_both_kinds(users, lost_task
 
 @pytest.fixture
 def lost_tasks(monkeypatch):
-    from games import bots
+    from games.botplay import bots
 
     monkeypatch.setattr(bots, "enqueue_bot_turn", lambda *a, **k: None)
 
@@ -210,7 +211,8 @@ def test_leaving_a_bigger_game_aborts_it_as_every_person_has_gone(eager, users, 
     assert all(s.place is None for s in row.seat_list) and row.bot_waiting_since is None
     assert frame["state"]["over"] and frame["state"]["acting"] == []
     assert frame["state"]["ending"]["text"] == \
-        "Seat 2 (alice) left the game: aborted, no result, no rating change"
+        "Seat 2 (alice) resigned: every person at the table left this casual game, so " \
+        "it is aborted: no result, no rating change"
     assert frame["state"]["ending"]["out"] == ["seat2"]
 
 

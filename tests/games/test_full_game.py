@@ -15,7 +15,7 @@ async def test_it_plays_a_whole_game_to_the_final_audit(game, connect):
     assert alice.first["state"]["you"] == "blue"
     assert bob.first["state"]["you"] == "orange"
     assert carol.first["state"]["you"] is None
-    assert alice.first["state"]["ply"] == 0 and alice.first["state"]["v"] == 2
+    assert alice.first["state"]["ply"] == 0 and alice.first["state"]["v"] == 3
 
     tokens = scripted_tokens(5)
     for ply, token in enumerate(tokens):

@@ -20,7 +20,8 @@ def test_it_renders_the_state_and_urls(game, users, client, name, you):
     assert (state["id"], state["ply"], state["size"], state["status"]) == (game.id, 0, 5,
                                                                           "active")
     assert state["players"]["blue"] == {"name": "alice", "rating": 1200, "bot": None,
-                                        "rating_kind": "elo", "rating_change": None}
+                                        "rating_kind": "elo", "rating_change": None,
+                                        "rating_provisional": False, "left": None}
     assert state["rematch"] is None and state["resigned"] is None and state["turns"] == []
     assert ctx["ws_path"] == f"/ws/game/{game.id}/"
     assert ctx["turn_url"] == f"/g/{game.id}/turn"

@@ -1,4 +1,4 @@
-"""The idle sweep (games.abandonment.sweep_idle_games, Celery beat): an untimed game nobody
+"""The idle sweep (games.timing.abandonment.sweep_idle_games, Celery beat): an untimed game nobody
 has moved in for IDLE_AFTER is aborted, no result; a game with a recent decision, a timed
 game and a finished one are left alone."""
 
@@ -7,9 +7,10 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from games import abandonment, services, tasks
+from games import services, tasks
 from games.actors import Actor
 from games.models import Game
+from games.timing import abandonment
 from tests.games.support import new_game
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from games import services
 from games.actors import Actor
 from games.fast import queue
 from games.models import Turn
-from games.store import live
+from games.turns.store import live
 from tests.games.test_warm_express import PLANS, decide
 
 pytestmark = [

@@ -69,3 +69,26 @@ async def test_it_closes_a_connection_that_keeps_flooding(game, connect, monkeyp
         if message["type"] == "websocket.close":
             break
     assert outputs[-1]["code"] == runtime.CLOSE_FLOODING
+
+
+async def test_every_decision_refused_by_the_budget_gets_an_answer(game, connect, monkeypatch):
+    """Issue #42: only a window's first refused frame got `throttled`, so a decision sent
+    later in a flooded window had no answer at all and its page waited. Every refused
+    decision is answered; other frames after the first (pings, syncs) stay unanswered."""
+    from games.sockets import limits
+
+    monkeypatch.setattr(limits, "clock", lambda: 1000.0)  # all in one second
+    alice = await connect(game.id, "alice")
+    for _ in range(20):  # the socket's whole second
+        await alice.send_json_to({"type": "ping"})
+    await alice.send_json_to({"type": "ping"})  # the first refused: one `throttled`
+    await alice.send_json_to({"type": "ping"})  # refused, unanswered
+    await alice.send_json_to({"type": "turn", "ply": 0, "token": "c"})
+    await alice.send_json_to({"type": "sync", "after": 0})  # refused, unanswered
+    await alice.send_json_to({"type": "resign"})
+    frames = await drain(alice)
+    assert frames.count({"type": "pong"}) == 20
+    assert [f["code"] for f in frames if f["type"] == "error"] == ["throttled"] * 3
+    row = await database_sync_to_async(Game.objects.get)(id=game.id)
+    assert row.ply == 0 and row.status == "active"  # refused: nothing changed
+    await alice.disconnect()

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from games import presence
+from games.frames import presence
 
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"),
                                 reason="needs REDIS_URL (a Redis server)")

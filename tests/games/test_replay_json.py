@@ -38,3 +38,16 @@ def test_the_replay_page_gets_the_same_data(game, users, client):
     assert response.status_code == 200
     assert json.loads(response.context["replay_json"]) == client.get(
         f"/g/{game.id}/replay.json").json()
+
+
+def test_the_replay_pages_script_json_is_json_scripts_own():
+    """games.views.pages.script_json, the replay page's embedding (str.replace, for speed),
+    escapes as Django's json_script does: the same tag, and `</script>`, `<!--` and `&` in
+    the data stay inside it."""
+    from django.utils.html import json_script
+
+    from games.views.pages import script_json
+
+    data = {"name": "</script><script>alert(1)</script>", "note": "<!-- & -->", "n": [1, 2.5],
+            "accents": "Zoë ⚑"}
+    assert script_json(json.dumps(data), "replay-data") == json_script(data, "replay-data")

@@ -5,7 +5,7 @@ the count and, to a spectator, the "watching" label."""
 import pytest
 from channels.db import database_sync_to_async
 
-from games import presence
+from games.frames import presence
 from tests.games.support import receive_type
 
 

@@ -1,4 +1,4 @@
-"""The "Your turn" list (games.waiting, issue #29): a member's games in progress, the ones
+"""The "Your turn" list (games.tables.waiting, issue #29): a member's games in progress, the ones
 waiting for them first, the earliest deadline first; its page (members; a visitor is told to
 sign in), the home page's section, and the header's "N waiting" on every page, counted in
 one query however many games there are."""
@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from games.waiting import WaitingGame, waiting_count, waiting_games
+from games.tables.waiting import WaitingGame, waiting_count, waiting_games
 from tests.clocks.support import play, start
 from tests.games.support import member, new_game
 

@@ -12,10 +12,11 @@ from prometheus_client import REGISTRY
 from games import services
 from games.actors import Actor
 from games.fast import warm
-from games.history import recent
 from games.kinds import get_kind
 from games.models import Game, Turn
-from games.store import live
+from games.records.history import recent
+from games.turns.store import live
+from tests.games.support import rebuilt
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.fast_path]
 KIND = get_kind("cargo-express")
@@ -126,10 +127,11 @@ def test_a_resent_decision_gets_its_frame_and_a_stale_one_the_state(game, member
                                 token=plan)
     assert again.duplicate
     # The frame again, as history rebuilds it: all but the round's log, which only the
-    # current state carries (a catch-up's last state has it; docs/live-protocol.md).
+    # current state carries (a catch-up's last state has it; docs/live-protocol.md), and
+    # its revision (`rev`, a current state's only).
     assert {**again.frame, "state": None} == {**sent.frame, "state": None}
     assert {k: v for k, v in again.frame["state"].items() if k != "log"} == \
-        {k: v for k, v in sent.frame["state"].items() if k != "log"}
+        {k: v for k, v in rebuilt(sent.frame)["state"].items() if k != "log"}
     with pytest.raises(services.GameError) as refused:
         services.apply_turn(game.id, actor=Actor.member(members[2]), ply=sequence + 2,
                             token=plan_of(game.id, 2, 1))

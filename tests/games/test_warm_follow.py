@@ -10,10 +10,11 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-import games.play
-from games import broadcast, services
+import games.turns.play
+from games import services
 from games.fast import turns as play
 from games.fast import warm
+from games.frames import broadcast
 from games.models import Game
 from tests.games.support import Actor, alternate_turn, new_game, receive_type, scripted_tokens
 
@@ -144,8 +145,8 @@ async def test_a_socket_hearing_another_process_s_turn_keeps_its_game_warm(game,
     assert warm.get(game.id).game.revision == 2  # followed
 
     locked = []
-    original = games.play._apply_locked
-    monkeypatch.setattr(games.play, "_apply_locked",
+    original = games.turns.play._apply_locked
+    monkeypatch.setattr(games.turns.play, "_apply_locked",
                         lambda *args: locked.append(args) or original(*args))
     await alice.send_json_to({"type": "turn", "ply": 2, "token": TOKENS[2]})
     assert (await receive_type(bob, "turn"))["ply"] == 2
@@ -159,7 +160,7 @@ async def test_a_socket_hearing_another_process_s_turn_keeps_its_game_warm(game,
 def test_cargobot_s_turn_from_a_worker_keeps_the_person_s_copy_warm(users, monkeypatch):
     """CargoBot's turn is written by a Celery worker: it clears `bot_waiting_since`, which
     the person's process works out the same, so the person's next turn is one write."""
-    from games import bots
+    from games.botplay import bots
     from tests.games.bot_support import human_token
     from tests.games.support import member, new_bot_game
 

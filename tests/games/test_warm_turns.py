@@ -125,7 +125,7 @@ def test_a_newer_revision_heard_from_the_group_drops_the_copy(game, users):
 
 
 def test_sends_from_a_socket_call_are_collected_and_keep_their_order(game, users):
-    from games import broadcast
+    from games.frames import broadcast
 
     run = broadcast.collected(lambda: [play(game, users, 0), play(game, users, 1)])
     results, outbox, error = run()
@@ -142,7 +142,8 @@ def test_cargobot_s_task_is_sent_after_the_turn_s_frame(users, monkeypatch):
     the reply arrive first)."""
     from asgiref.sync import async_to_sync
 
-    from games import bots, broadcast
+    from games.botplay import bots
+    from games.frames import broadcast
     from games.sockets import runtime
     from tests.games.support import new_bot_game
 
@@ -165,8 +166,15 @@ def test_cargobot_s_task_is_sent_after_the_turn_s_frame(users, monkeypatch):
     assert [m["ply"] for _, m, _ in outbox.messages] == [1] and len(outbox.after) == 1
 
     another = new_bot_game(users["alice"], color="blue")
-    async_to_sync(runtime.service(services.apply_turn))(another.id, actor=alice, ply=0,
-                                                        token=TOKENS[0])
+
+    async def turn_then_what_follows():
+        """The socket's call, then what it started after the frames (`runtime.follow`: the
+        socket does not wait for it)."""
+        await runtime.service(services.apply_turn)(another.id, actor=alice, ply=0,
+                                                   token=TOKENS[0])
+        await runtime.followed()
+
+    async_to_sync(turn_then_what_follows)()
     assert happened == [("frame", 1), ("task", 1)]
 
 

@@ -7,7 +7,8 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import presence, services
+from games import services
+from games.frames import presence
 from puzzles import schedule
 from puzzles.models import Week
 from tests.games.support import member, new_game

@@ -80,4 +80,37 @@ assert.equal(w.spaceWords(state, 2), "Space 2: tunnel I, joined to space 7.");
 assert.equal(w.outcomeWords({ ...state, result: { winners: [1], scores: [3, 17, 2] } }), "bob (Seat 2) wins with 17 points.");
 assert.equal(w.outcomeWords({ ...state, result: { winners: [0, 1], scores: [17, 17, 2] } }),
   "alice (Seat 1) and bob (Seat 2) share first place with 17 points.");
+// Paths and steps in words (issue #42, point 14): words first, the notation a hint only.
+assert.equal(w.pathWords(">>"), "2 spaces clockwise");
+assert.equal(w.pathWords("<"), "1 space anticlockwise");
+assert.equal(w.pathWords("<t>"), "1 space anticlockwise, through the tunnel, then 1 space clockwise");
+assert.equal(w.pathWords("<<*"), "2 spaces anticlockwise, one of them the Driver's extra space");
+assert.equal(w.pathWords(">*"), "1 space clockwise, the Driver's extra space");
+assert.equal(w.pathWords("tt"), "through the tunnel 2 times");
+assert.equal(w.stepPhrase("^"), "attached the first car before moving");
+assert.equal(w.stepPhrase("a12", false), "attach the cars at spots 1, 2");
+assert.equal(w.stepPhrase("d3"), "uncoupled train position 3");
+assert.equal(w.stepPhrase("et", false), "take the extra space through the tunnel");
+assert.equal(w.stepPhrase("f06=rbn"), "fulfilled contract 06");
+assert.equal(w.soFarWords(["^", "<<", "s"]),
+  "So far you attached the first car before moving, moved 2 spaces anticlockwise, then signed a contract (two drawn).");
+assert.equal(w.soFarWords([]), "");
+assert.equal(w.stepsPhrase([">>", "end"], false), "move 2 spaces clockwise, then end the turn");
+// Issue #42: a seat handed to a bot, the ratings as the state gives them, the site's places.
+assert.equal(w.eventWords(state, { kind: "seat-handed", seat: 1, why: "timed out twice in a row",
+  name: "ExpressBot Medium", round: 4 }),
+"bob (Seat 2) timed out twice in a row: ExpressBot Medium plays the seat from now (round 4).");
+const handed = { name: "bob", left: { round: 4, why: "timed out twice in a row", name: "ExpressBot Medium", bot: "medium" } };
+assert.equal(w.playedByWords(handed), "played by ExpressBot Medium since round 4 (bob timed out twice in a row)");
+assert.equal(w.playedByWords({ name: "carol", left: { round: 6, why: "resigned", name: null } }), "left in round 6 (resigned)");
+assert.equal(w.playedByWords({ name: "alice", left: null }), "");
+assert.equal(w.ratingText({ rating: 1200, rating_provisional: true }), "1200?");
+assert.equal(w.ratingText({ rating: 1530, rating_provisional: false }), "1530");
+assert.equal(w.ratingText({ rating: null }), null);
+assert.equal(w.changeText({ over: true }, { rating_change: -75 }), "\u221275");
+assert.equal(w.changeText({ over: true }, { rating_change: 75 }), "+75");
+assert.equal(w.changeText({ over: false }, { rating_change: 75 }), null);
+const placed = { ...state, seats: state.seats.map((seat, i) => ({ ...seat, seat: i, place: [2, 1, 3][i] })) };
+assert.equal(w.outcomeWords({ ...placed, result: { winners: [0], scores: [17, 12, 2] } }),
+  "bob (Seat 2) wins with 12 points.");
 console.log("ok");

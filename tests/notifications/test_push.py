@@ -218,14 +218,40 @@ def test_subscribing_and_unsubscribing(users, vapid):
     assert answer.status_code == 201 and PushSubscription.objects.count() == 1
     row = PushSubscription.objects.get()
     assert (row.user, row.p256dh) == (users["bob"], browser.p256dh)
-    # the same browser, alice signed in: the subscription is hers now
-    other = Client()
-    other.force_login(users["alice"])
-    assert other.post(url, data, content_type="application/json").status_code == 201
-    assert PushSubscription.objects.get().user == users["alice"]
-    assert other.post("/notifications/push/unsubscribe", {"endpoint": data["endpoint"]},
-                      content_type="application/json").json() == {"unsubscribed": True}
+    assert client.post("/notifications/push/unsubscribe", {"endpoint": data["endpoint"]},
+                       content_type="application/json",
+                       HTTP_X_CSRFTOKEN=csrf).json() == {"unsubscribed": True}
     assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize("keys", ["the same keys", "the thief's own keys"])
+def test_another_members_endpoint_is_refused_and_stays_theirs(users, vapid, keys):
+    """Issue #42, point 5: alice submitting bob's endpoint (with his browser's keys, or
+    her own) gets a 409 saying why; bob's row keeps its member and keys; alice's own
+    browser, subscribing afresh with a new endpoint, is saved for her."""
+    bob, alice = Client(), Client()
+    bob.force_login(users["bob"])
+    alice.force_login(users["alice"])
+    url = "/notifications/push/subscribe"
+    browser = Browser()
+    data = browser.subscription("https://push.example.com/send/bobs")
+    assert bob.post(url, data, content_type="application/json").status_code == 201
+    theirs = data if keys == "the same keys" else Browser().subscription(data["endpoint"])
+    answer = alice.post(url, theirs, content_type="application/json")
+    assert answer.status_code == 409
+    assert answer.json() == {"error": "this push subscription belongs to another account: "
+                                      "this browser must subscribe again for yours",
+                             "taken": True}
+    row = PushSubscription.objects.get()
+    assert (row.user, row.p256dh, row.auth) == (users["bob"], browser.p256dh,
+                                                data["keys"]["auth"])
+    assert alice.post("/notifications/push/unsubscribe", {"endpoint": data["endpoint"]},
+                      content_type="application/json").json() == {"unsubscribed": False}
+    assert PushSubscription.objects.get().user == users["bob"]
+    fresh = Browser().subscription("https://push.example.com/send/alices")
+    assert alice.post(url, fresh, content_type="application/json").status_code == 201
+    assert sorted(PushSubscription.objects.values_list("user__username", "endpoint")) == [
+        ("alice", fresh["endpoint"]), ("bob", data["endpoint"])]
 
 
 @pytest.mark.parametrize("body, words", [

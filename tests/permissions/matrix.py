@@ -60,9 +60,14 @@ SCENARIOS = {
     "table": "a casual table of three seats in the lobby (the test-only Pile), hosted by the "
              "player; the opponent sits at it; one seat is free",
     "site": "pages of no game (a published Weekly Puzzles week begun today, alice's profile)",
+    "tournament": "a public Swiss of Cargo Connect, scheduled by the admin, that the player "
+                  "has joined (members other than the player are the spectator, staff, "
+                  "superuser)",
+    "arena": "a running arena of Cargo Connect (5+3) in which the player and the opponent "
+             "are paired and neither has moved; nobody is paused",
 }
 NO_OPPONENT = {"bot", "bot-over", "guest-bot", "daily", "daily-over", "daily-past",
-               "challenge"}
+               "challenge", "tournament"}
 
 
 def cells(default: str, **roles: str) -> dict[str, str]:
@@ -276,12 +281,15 @@ PUZZLE_VIEWS = [
 SITE_VIEWS = [
     ViewRow("home", "GET", "site", cells("allowed")),
     ViewRow("healthz", "GET", "site", cells("allowed")),
+    ViewRow("favicon", "GET", "site", cells("allowed"),
+            note="the site's icon (the SVG every page links), for pages that name none"),
     ViewRow("metrics", "GET", "site", cells("404"),
             note="off unless METRICS_ENABLED (then with its token, if one is set)"),
     ViewRow("theme", "POST", "site", cells("allowed"), allowed="302 /", data="theme",
             note="a cookie of the browser's, for anyone"),
     ViewRow("howto", "GET", "site", cells("allowed")),
-    ViewRow("howto-express", "GET", "site", cells("allowed")),
+    ViewRow("howto-game", "GET", "site", cells("allowed"),
+            note="a game's How to play by its key (Cargo Express's asked here)"),
     ViewRow("rankings:index", "GET", "site", cells("allowed")),
     ViewRow("accounts:user", "GET", "site", cells("allowed"), data="username"),
     ViewRow("accounts:games", "GET", "site", cells("allowed"), data="username"),
@@ -340,7 +348,8 @@ NOTIFICATION_VIEWS = [
             cells("400", anonymous="sign-in"), allowed="201", data="push-subscription",
             note="a browser's web push subscription, JSON, with CSRF; 400 here because "
                  "these tests' settings set no VAPID keys (push not offered); with them a "
-                 "member gets 201: tests/notifications/test_push.py"),
+                 "member gets 201, or 409 for another member's endpoint, which stays "
+                 "theirs: tests/notifications/test_push.py"),
     ViewRow("notifications:push_unsubscribe", "POST", "site", MEMBERS_ONLY,
             data="push-endpoint", writes=None,
             note="forgets the member's own subscription with that endpoint"),
@@ -348,8 +357,120 @@ NOTIFICATION_VIEWS = [
             note="the service worker, a plain script, at the root (its scope: every page)"),
 ]
 
+TOURNAMENT_VIEWS = [
+    ViewRow("tournaments:index", "GET", "site", cells("allowed")),
+    ViewRow("tournaments:create", "POST", "site", MEMBERS_ONLY_FORM,
+            allowed="302 /tournaments/", data="tournament", writes=True,
+            note="a member may have 2 scheduled or running; bad input is the form again, "
+                 "400, nothing made"),
+    ViewRow("tournaments:detail", "GET", "tournament", cells("allowed")),
+    ViewRow("tournaments:join", "POST", "tournament",
+            cells("allowed", player="refused", anonymous="sign-in"),
+            allowed="302 /tournaments/", writes=True, note="the player has joined already"),
+    ViewRow("tournaments:withdraw", "POST", "tournament",
+            cells("refused", player="allowed", anonymous="sign-in"),
+            allowed="302 /tournaments/", writes=True, note="only an entrant withdraws"),
+    ViewRow("tournaments:pause", "POST", "arena",
+            cells("refused", player="allowed", opponent="allowed", anonymous="sign-in"),
+            allowed="302 /tournaments/", writes=True, note="only an arena's entrant pauses"),
+    ViewRow("tournaments:resume", "POST", "arena", cells("refused", anonymous="sign-in"),
+            allowed="302 /tournaments/", writes=True,
+            note="only a paused entrant resumes: nobody is paused here"),
+    ViewRow("tournaments:berserk", "POST", "arena",
+            cells("refused", player="allowed", opponent="allowed", anonymous="sign-in"),
+            allowed="302 /g/", writes=True,
+            note="a player of a game of the arena, before their first move; then to the game"),
+]
+
+# The public API (docs/api.md): a browser's session is not a key to it, so every endpoint
+# answers a browser 401 `no_token` whoever is signed in; what a token opens is API_TOKENS
+# below. The description and the reference are anyone's; tokens are a member's own.
+API_SESSION = "the API takes a bearer token, never a session: API_TOKENS below"
+API_ENDPOINTS = {  # URL name: the scenario its token rows are asserted in
+    "api:profile": "site", "api:export": "site", "api:rankings": "site",
+    "api:daily_challenge": "site", "api:week": "site", "api:tournaments": "site",
+    "api:tournament": "tournament", "api:game": "online", "api:stream_game": "online",
+    "api:stream_events": "site",
+}
+API_GAME_VIEWS = ("api:game", "api:stream_game")  # a game for its asker: rows per scenario
+API_PLAY = ("api:board_decision", "api:board_resign", "api:board_queue", "api:bot_decision",
+            "api:bot_resign", "api:bot_queue")
+API_VIEWS = [
+    *(ViewRow(name, "GET", scenario, cells("401 no_token"), note=API_SESSION)
+      for name, scenario in API_ENDPOINTS.items()),
+    *(ViewRow(name, "POST", "online", cells("401 no_token"), note=API_SESSION)
+      for name in API_PLAY),
+    ViewRow("api:openapi-json", "GET", "site", cells("allowed"),
+            note="the OpenAPI 3.1 description, no token needed"),
+    ViewRow("api-reference", "GET", "site", cells("allowed"),
+            note="the API's reference page, drawn from the description"),
+    ViewRow("api:api-root", "GET", "site", cells("allowed"),
+            note="django-ninja's root, shadowed by the reference page at /api/"),
+    ViewRow("api-tokens", "GET", "site", MEMBERS_ONLY,
+            note="the member's own tokens (each by its first characters) and the form"),
+    ViewRow("api-tokens", "POST", "site", MEMBERS_ONLY_FORM, data="api-token", writes=None,
+            note="makes a token of the member's own, shown on this answer only"),
+    ViewRow("api-token-revoke", "POST", "site", cells("allowed", anonymous="sign-in"),
+            allowed="302 /accounts/tokens/", data="token-id",
+            note="revokes the member's own token only: another's (here, none) is refused "
+                 "with a message, nothing changed (tests/api/test_tokens.py)"),
+]
+
 VIEWS: list[ViewRow] = [*GAME_VIEWS, *LOBBY_VIEWS, *DAILY_VIEWS, *PUZZLE_VIEWS, *SITE_VIEWS,
-                        *ACCOUNT_VIEWS, *NOTIFICATION_VIEWS]
+                        *ACCOUNT_VIEWS, *NOTIFICATION_VIEWS, *TOURNAMENT_VIEWS, *API_VIEWS]
+
+
+# --- the API with tokens -----------------------------------------------------------------
+
+API_READ = "each member role sends a token of their own with the `read` scope; a guest " \
+           "and a signed-out browser have none"
+
+
+def _api_rows() -> list[ViewRow]:
+    """What a member's own `read` token opens: every read endpoint; a game and its stream
+    as the page shows it (a Daily Challenge game of today its player's only; the stream's
+    rows are read under WSGI, its opening line: its lines under ASGI are
+    tests/api/test_streams.py's and test_stream_leaks.py's). Guests have no tokens.
+    A token without the scope, revoked, expired or malformed: tests/api/ (the scope
+    matrix, every refusal)."""
+    rows = []
+    for name, scenario in API_ENDPOINTS.items():
+        if name in API_GAME_VIEWS:
+            continue
+        rows.append(ViewRow(name, "GET", scenario,
+                            cells("allowed", anonymous="401 no_token"), note=API_READ))
+    for s in GAME_SCENARIOS:
+        expect = cells("allowed", others="403 hidden", anonymous="401 no_token") \
+            if s in HIDDEN_TODAY else cells("allowed", anonymous="401 no_token")
+        if s == "guest-bot":
+            expect = {**expect, "player": "401 no_token"}  # the player is a guest
+        for name in API_GAME_VIEWS:
+            rows.append(ViewRow(name, "GET", s, expect, note=API_READ))
+    return rows
+
+
+API_PLAY_NOTE = "each member role sends a token of their own with the door's scope " \
+                "(`board:play`, `bot:play`) and a decision whose number is far ahead; " \
+                "a guest and a signed-out browser have no token"
+def _api_play_rows() -> list[ViewRow]:
+    """What a member's own play token may do with a decision (a number far ahead, so
+    nothing is taken): only the seat's holder gets past the seat check, to the number's
+    refusal; anyone else is refused `not_a_player`. Resigning, an accepted decision and
+    every other refusal: tests/api/test_play.py."""
+    rows = []
+    for name in ("api:board_decision", "api:bot_decision"):
+        for s in GAME_SCENARIOS:
+            seated = "409 game_over" if s.endswith(("-over", "-past")) else "409 stale_ply"
+            expect = cells("403 not_a_player", player=seated, opponent=seated,
+                           anonymous="401 no_token")
+            if s == "guest-bot":
+                expect = {**expect, "player": "401 no_token"}  # the player is a guest
+            rows.append(ViewRow(name, "POST", s, expect, data="api-decision",
+                                note=API_PLAY_NOTE))
+    return rows
+
+
+API_TOKENS: list[ViewRow] = [*_api_rows(), *_api_play_rows()]
 
 
 # --- sockets -----------------------------------------------------------------------------
@@ -357,7 +478,7 @@ VIEWS: list[ViewRow] = [*GAME_VIEWS, *LOBBY_VIEWS, *DAILY_VIEWS, *PUZZLE_VIEWS, 
 
 @dataclass(frozen=True)
 class SocketRow:
-    socket: str  # "game" or "lobby"
+    socket: str  # "game", "lobby", "tournament" or "tournaments"
     message: str  # "connect" or a frame type the client sends
     scenario: str
     expect: dict[str, str]
@@ -397,7 +518,7 @@ def _socket_rows() -> list[SocketRow]:
             row("turn", "error not_a_player",
                 player="error game_over" if over else "turn",
                 opponent="error game_over" if over else "error not_your_turn"),
-            # A pre-turn (games.preturns): a seat's own, in a kind that hides information
+            # A pre-turn (games.turns.preturns): a seat's own, in a kind that hides information
             # (Cargo Express); these scenes are Cargo Connect's, which has none.
             row("queue", "error not_a_player",
                 player="error game_over" if over else "error bad_request",
@@ -425,6 +546,17 @@ def _socket_rows() -> list[SocketRow]:
         SocketRow("lobby", "connect", "site", cells("seeks")),
         SocketRow("lobby", "ping", "site", cells("pong")),
         SocketRow("lobby", "unknown", "site", cells("error bad_frame")),
+        # A tournament's page, live (tournaments/socket.py): whoever may open the page
+        # (every role; a private tournament's page too: its password is asked to join).
+        SocketRow("tournament", "connect", "tournament", cells("sections")),
+        SocketRow("tournament", "ping", "tournament", cells("pong")),
+        SocketRow("tournament", "sync", "tournament", cells("sections")),
+        SocketRow("tournament", "unknown", "tournament", cells("error bad_frame")),
+        # The tournaments' list, live (the same module): whoever may open the list.
+        SocketRow("tournaments", "connect", "site", cells("list")),
+        SocketRow("tournaments", "ping", "site", cells("pong")),
+        SocketRow("tournaments", "sync", "site", cells("list")),
+        SocketRow("tournaments", "unknown", "site", cells("error bad_frame")),
     ]
     return rows
 
@@ -466,9 +598,11 @@ MODEL_VIEWS = ("changelist", "add", "change", "change POST", "delete", "delete P
 # row by its services).
 READ_ONLY = ("games.game", "games.turn", "games.challenge", "daily.dailygame",
              "daily.dailyvoid", "rankings.ratingchange", "rankings.botratingchange",
-             "accounts.player", "chat.message", "chat.report")
-# The curators' work (puzzles, weeks) and the moderators' (silences): edited here.
-CURATED = ("puzzles.puzzle", "puzzles.week", "chat.silence")
+             "accounts.player", "chat.message", "chat.report", "tournaments.tournament",
+             "tournaments.entry", "tournaments.pairing")
+# The curators' work (puzzles, weeks), the moderators' (silences) and the organisers'
+# (recurring tournaments): edited here.
+CURATED = ("puzzles.puzzle", "puzzles.week", "chat.silence", "tournaments.schedule")
 MEMBER_RECORDS = ("puzzles.progress",)  # shown; deleted by a superuser, never edited
 ACTIONS = {
     "games.game": ("void_selected",),
@@ -480,6 +614,8 @@ ACTIONS = {
                      "silence_authors_week"),
     "chat.report": ("hide_reported",),
     "chat.silence": ("delete_selected",),
+    "tournaments.schedule": ("delete_selected",),
+    "tournaments.tournament": ("start_now",),
 }
 # Models of other apps in the admin (Django's auth, allauth, axes, ...): superusers only,
 # checked on their lists; what else a superuser may do there is those apps' choice.
@@ -556,6 +692,10 @@ def render() -> str:
     for v in VIEWS:
         views.rows.append([f"`{v.name}`", v.method, v.scenario,
                            *(v.outcome(r) for r in ROLES), v.allowed, v.note])
+    api = Table(["URL name", "method", "scenario", *(ROLE_NAMES[r] for r in ROLES), "note"])
+    for v in API_TOKENS:
+        api.rows.append([f"`{v.name}`", v.method, v.scenario,
+                         *(v.outcome(r) for r in ROLES), v.note])
     sockets = Table(["socket", "message", "scenario", *(ROLE_NAMES[r] for r in ROLES)])
     for s in SOCKETS:
         sockets.rows.append([s.socket, f"`{s.message}`", s.scenario,
@@ -597,6 +737,17 @@ hands will need rows here when its pages come (docs/architecture.md, "Adding a g
 ## Pages and endpoints
 
 {views.markdown()}
+
+## The API with tokens
+
+The public API (docs/api.md) is opened by a personal access token, sent as
+`Authorization: Bearer <token>`, never by a session (above, every API endpoint answers a
+browser 401 `no_token`). Here each member role sends a token of their own holding the
+`read` scope. Every endpoint's scope, and every refusal of a token (none, malformed,
+unknown, revoked, expired, without the scope, over its limit), is asserted for every
+endpoint in `tests/api/test_scopes.py` and `tests/api/test_tokens.py`.
+
+{api.markdown()}
 
 ## Socket messages
 

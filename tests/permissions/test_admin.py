@@ -13,6 +13,7 @@ from django.contrib import admin
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Player
 from chat import services as chat
@@ -29,6 +30,8 @@ from rankings.models import BotRatingChange, RatingChange
 from tests.permissions import matrix
 from tests.permissions.test_views import url_names
 from tests.permissions.world import ADMIN_APPS, PUZZLE_RECORD, People, build, snapshot
+from tournaments import services as tournaments
+from tournaments.models import Pairing, Schedule
 
 pytestmark = pytest.mark.django_db
 
@@ -121,6 +124,14 @@ class AdminWorld:
         chat.report(online.id, chat.Reader(Actor.member(people.users["carol"]), False),
                     "players", said.seq)
         chat.silence([people.users["bob"].pk], hours=1, reason="a test")
+        swiss = tournaments.create_tournament(
+            name="A Swiss", game_type="cargo-connect", rounds=3,
+            starts_at=timezone.now() + dt.timedelta(days=1), options={"size": 5})
+        recurring = Schedule.objects.create(
+            name="Daily {date}", game_type="cargo-connect", rounds=3, options={"size": 5},
+            next_at=timezone.now() + dt.timedelta(days=1))
+        tournaments.join(swiss, people.users["alice"])
+        build("arena", people)  # an arena game: its Pairing row
         self.objects = {
             "games.game": online, "games.turn": Turn.objects.first(),
             "games.challenge": Challenge.objects.first(),
@@ -131,7 +142,9 @@ class AdminWorld:
             "accounts.player": Player.objects.first(), "puzzles.puzzle": puzzle,
             "puzzles.week": puzzle.week, "puzzles.progress": Progress.objects.first(),
             "chat.message": said, "chat.report": ChatReport.objects.first(),
-            "chat.silence": Silence.objects.first(),
+            "chat.silence": Silence.objects.first(), "tournaments.tournament": swiss,
+            "tournaments.entry": swiss.entries.first(), "tournaments.schedule": recurring,
+            "tournaments.pairing": Pairing.objects.first(),
         }
         assert all(self.objects.values()), self.objects
         self.secrets = [s for scene in (over, bot, daily, guest) for s in scene.secrets]
@@ -149,6 +162,8 @@ class AdminWorld:
                 return None, []
             if name == "validate":
                 return Puzzle.Validation.RUNNING
+            if name == "void_outdated":
+                return daily_admin.services.VoidReport()
             return 0
 
         return record
@@ -173,6 +188,13 @@ def change_data(label: str, obj: Any) -> dict[str, Any]:
         until = obj.until + dt.timedelta(hours=1)
         return {"member": obj.member_id, "until_0": until.date().isoformat(),
                 "until_1": until.time().strftime("%H:%M:%S"), "reason": "edited"}
+    if label == "tournaments.schedule":
+        at = obj.next_at + dt.timedelta(hours=1)
+        return {"name": "Edited {date}", "game_type": obj.game_type, "system": "swiss",
+                "rounds": 4, "time_control": "", "options": '{"size": 5}', "rated": "on",
+                "table_size": "", "max_players": 32, "every_hours": 24, "lead_minutes": 30,
+                "next_at_0": at.date().isoformat(), "next_at_1": at.time().strftime("%H:%M:%S"),
+                "active": "on"}
     return {"note": "edited"}
 
 

@@ -12,6 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from games.sockets.game import GameConsumer
 from tests.games.bot_support import eager  # noqa: F401  (fixture)
 from tests.permissions import matrix
 from tests.permissions.world import make_people
@@ -23,20 +24,26 @@ GAME_SCENARIOS = sorted({r.scenario for r in matrix.SOCKETS if r.socket == "game
 def handled_types(consumer: str) -> set[str]:
     """The frame types a consumer's `receive_json` branches on (read from its source, so a
     new type fails the coverage test until the matrix has its rows)."""
-    module = {"GameConsumer": "game.py", "LobbyConsumer": "lobby.py"}[consumer]
-    source = (ROOT / "games" / "sockets" / module).read_text()
+    module = {"GameConsumer": "games/sockets/game.py", "LobbyConsumer": "games/sockets/lobby.py",
+              "TournamentConsumer": "tournaments/socket.py",
+              "TournamentListConsumer": "tournaments/socket.py"}[consumer]
+    source = (ROOT / module).read_text()
     body = source.split(f"class {consumer}(", 1)[1]
     body = body.split("async def receive_json", 1)[1].split("\n    async def ", 1)[0]
     types = set(re.findall(r'== "(\w+)"', body))
-    if consumer == "GameConsumer" and "kind in CHAT_FRAMES" in body:
-        from chat.socket import CHAT_FRAMES  # the chat's frames (chat/socket.py)
+    if consumer == "GameConsumer":  # and the parts the routed socket adds: the chat's
+        from cargosite.routing import TableSocket
+        from chat.socket import CHAT_FRAMES, ChatSocket
 
+        assert issubclass(TableSocket, ChatSocket) and issubclass(TableSocket, GameConsumer)
         types |= set(CHAT_FRAMES)
     return types
 
 
 def test_every_socket_message_has_rows():
-    for socket, consumer in (("game", "GameConsumer"), ("lobby", "LobbyConsumer")):
+    for socket, consumer in (("game", "GameConsumer"), ("lobby", "LobbyConsumer"),
+                             ("tournament", "TournamentConsumer"),
+                             ("tournaments", "TournamentListConsumer")):
         rows = {r.message for r in matrix.SOCKETS if r.socket == socket}
         assert handled_types(consumer) | {"connect", "unknown"} == rows, socket
     for scenario in GAME_SCENARIOS:
@@ -187,3 +194,37 @@ async def test_the_lobby_socket(role, live_people):
     outcomes["unknown"] = await probe.answer({"type": "turn", "ply": 0, "token": "a"})
     await probe.comm.disconnect()
     assert outcomes == expected("lobby", "site", role)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("role", [r for r in matrix.ROLES if r != "opponent"])
+async def test_the_tournament_socket(role, live_people):  # no opponent: matrix.NO_OPPONENT
+    from tests.permissions.world import build
+
+    scene = await database_sync_to_async(build)("tournament", live_people)
+    path = f"/ws/tournament/{scene.kwargs['tournament_id']}/"
+    outcomes = {}
+    probe, outcomes["connect"] = await open_socket(live_people, role, scene, path)
+    assert probe is not None
+    outcomes["ping"] = await probe.answer({"type": "ping"})
+    outcomes["sync"] = await probe.answer({"type": "sync"})
+    outcomes["unknown"] = await probe.answer({"type": "turn", "ply": 0, "token": "a"})
+    await probe.comm.disconnect()
+    assert outcomes == expected("tournament", "tournament", role)
+    assert [s for s in scene.secrets for f in probe.frames if s in f] == []
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("role", matrix.ROLES)
+async def test_the_tournaments_list_socket(role, live_people):
+    from tests.permissions.world import Scene
+
+    scene = Scene("site")
+    outcomes = {}
+    probe, outcomes["connect"] = await open_socket(live_people, role, scene, "/ws/tournaments/")
+    assert probe is not None
+    outcomes["ping"] = await probe.answer({"type": "ping"})
+    outcomes["sync"] = await probe.answer({"type": "sync"})
+    outcomes["unknown"] = await probe.answer({"type": "turn", "ply": 0, "token": "a"})
+    await probe.comm.disconnect()
+    assert outcomes == expected("tournaments", "site", role)

@@ -5,6 +5,7 @@ a guest's session key). docs/permissions.md is the matrix rendered."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,9 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
-from games import history
+from games.records import history
 from tests.permissions import matrix
 from tests.permissions.world import People, Scene, build, snapshot
 
@@ -63,6 +65,7 @@ def test_the_docs_are_the_matrix_rendered():
 URL_KWARGS = {
     "daily:day": {"day": "past_day"}, "puzzles:week": {"monday": "monday"},
     "accounts:user": {"username": "username"}, "accounts:games": {"username": "username"},
+    "api:profile": {"username": "username"}, "api:export": {"username": "username"},
 }
 
 
@@ -71,14 +74,18 @@ def url_of(row: matrix.ViewRow, scene: Scene) -> str:
         return reverse(row.name, kwargs={"key": "no-such-review"})
     if row.data == "unsubscribe-token":
         return reverse(row.name, kwargs={"token": "not-a-signed-link"})
+    if row.data == "token-id":
+        return reverse(row.name, kwargs={"token_id": 999999})
     if row.data == "email_key":
         return reverse(row.name, kwargs={"key": "no-such-key"})
     if row.data == "reset_key":
         return reverse(row.name, kwargs={"uidb36": "1", "key": "no-such-key"})
+    if row.name == "howto-game":
+        return reverse(row.name, kwargs={"game": "cargo-express"})
     if row.name in URL_KWARGS:
         return reverse(row.name, kwargs={k: scene.kwargs[v]
                                          for k, v in URL_KWARGS[row.name].items()})
-    for key in ("game_id", "challenge_id"):
+    for key in ("game_id", "challenge_id", "tournament_id"):
         try:
             return reverse(row.name, kwargs={key: scene.kwargs[key]})
         except Exception:
@@ -105,6 +112,8 @@ def request_data(row: matrix.ViewRow, scene: Scene) -> tuple[dict[str, Any] | st
         return {"size": 5, "time_control": "10+5"}, None
     if kind == "start":
         return {"level": "easy"}, None
+    if kind == "api-token":
+        return {"name": "matrix", "scopes": ["read"], "lifetime": "30"}, None
     if kind == "theme":
         return {"theme": "light"}, None
     if kind == "notification-settings":
@@ -121,6 +130,11 @@ def request_data(row: matrix.ViewRow, scene: Scene) -> tuple[dict[str, Any] | st
     if kind == "bots":
         return {"game_type": "cargo-express", "players": 3, "level_1": "easy",
                 "level_2": "hard", "seat": "random", "time_control": "untimed"}, None
+    if kind == "tournament":
+        start = timezone.now() + dt.timedelta(days=1)
+        return {"name": "Matrix Cup", "game": "cargo-connect", "rounds": 3,
+                "time_control": "5+3", "starts_at": start.strftime("%Y-%m-%dT%H:%M"),
+                "tz_offset": 0}, None
     if kind == "daily":
         return {"difficulty": "medium"}, None
     if kind in ("puzzle", "puzzle-turn", "merge"):

@@ -17,13 +17,16 @@ Scenes (`build(name, people)`): one game (or challenge, or puzzle week) per scen
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
 from chat.models import Message as ChatMessage
 from chat.models import Mute, Report, Silence
@@ -35,9 +38,10 @@ from puzzles.daily import clock
 from puzzles.daily import services as daily
 from puzzles.daily.models import DailyGame
 from puzzles.models import Progress, Puzzle, Week
+from tournaments.models import Entry, Pairing, Schedule, Tournament
 
 PASSWORD = "a-long-cargo-pass"
-ADMIN_APPS = ("games", "daily", "puzzles", "rankings", "accounts", "chat")
+ADMIN_APPS = ("games", "daily", "puzzles", "rankings", "accounts", "chat", "tournaments")
 # A 5×5 one-turn puzzle: three Blue cores in column a; dropping into a makes an I.
 PUZZLE_RECORD = ('[Size "5"]\n[Rules "0.92"]\n'
                  '[Start "...../...../B..../B..../B.... b - - - - - 0 0 0 0.92"]\n'
@@ -218,6 +222,26 @@ def build(name: str, people: People) -> Scene:
         return Scene(name, challenge=table, kwargs={"challenge_id": table.id})
     if name == "site":
         return _site_scene(people)
+    if name == "tournament":
+        from tournaments import services as tournaments
+
+        tournament = tournaments.create_tournament(
+            name="Matrix Swiss", game_type="cargo-connect", rounds=3,
+            starts_at=timezone.now() + dt.timedelta(hours=1), options={"size": 5})
+        tournaments.join(tournament, people.users["alice"])
+        return Scene(name, kwargs={"tournament_id": tournament.id})
+    if name == "arena":
+        from tournaments import arenas
+        from tournaments import services as tournaments
+
+        tournament = tournaments.create_tournament(
+            name="Matrix Arena", game_type="cargo-connect", rounds=0, system="arena",
+            duration=60, time_control="5+3", starts_at=timezone.now() - dt.timedelta(minutes=1),
+            options={"size": 5})
+        for who in ("alice", "bob"):
+            tournaments.join(tournament, people.users[who])
+        arenas.pair(tournament.id)
+        return Scene(name, kwargs={"tournament_id": tournament.id})
     raise KeyError(name)
 
 
@@ -239,26 +263,59 @@ def _site_scene(people: People) -> Scene:
         "past_day": clock.today() - dt.timedelta(days=1), "game_id": "0000000000"})
 
 
+def _snapshot_querysets() -> list[Any]:
+    """What `snapshot` reads: a queryset of rows, or a model whose rows are counted."""
+    return [
+        Game.objects.order_by("id").values_list(
+            "id", "status", "ply", "termination", "rematch_offered_by", "rematch_id"),
+        Seat.objects.order_by("game_id", "index").values_list(
+            "game_id", "index", "resigned", "outcome"),
+        Turn,
+        Challenge.objects.order_by("id").values_list("id", "status", "game_id"),
+        TableSeat.objects.order_by("challenge_id", "index").values_list(
+            "challenge_id", "index", "user_id", "bot_level"),
+        GameReview.objects.order_by("game_id").values_list("game_id", "status"),
+        DailyGame,
+        Progress.objects.order_by("pk").values_list("pk", "attempts", "solved_at"),
+        Puzzle.objects.order_by("pk").values_list("pk", "week_id", "day", "note"),
+        Week.objects.order_by("pk").values_list("pk", "status", "note"),
+        get_user_model().objects.order_by("pk").values_list("pk", "is_active"),
+        ChatMessage.objects.order_by("pk").values_list("pk", "hidden"),
+        Silence.objects.order_by("pk").values_list("pk", "member_id", "until", "reason"),
+        Mute, Report,
+        PushSubscription.objects.order_by("pk").values_list("endpoint", "user_id"),
+        Tournament.objects.order_by("pk").values_list("pk", "status", "starts_at",
+                                                      "created_by_id"),
+        Schedule.objects.order_by("pk").values_list("pk", "name", "rounds", "next_at",
+                                                    "active"),
+        Entry.objects.order_by("pk").values_list("pk", "tournament_id", "user_id",
+                                                 "withdrew_round", "paused"),
+        Pairing.objects.order_by("pk").values_list("pk", "game_id", "blue_berserk",
+                                                   "orange_berserk"),
+    ]
+
+
+@functools.cache
+def _snapshot_statements() -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """`snapshot`'s queries as SQL, compiled once per process: a cell of the matrices takes
+    two snapshots for each of seven roles, and compiling the 17 querysets each time was
+    most of a cell's time on a 2-core machine (issue #43). The same SQL Django makes."""
+    statements = []
+    for item in _snapshot_querysets():
+        if isinstance(item, type):
+            table = connection.ops.quote_name(item._meta.db_table)
+            statements.append((f"SELECT COUNT(*) FROM {table}", ()))
+        else:
+            sql, params = item.query.sql_with_params()
+            statements.append((sql, tuple(params)))
+    return tuple(statements)
+
+
 def snapshot() -> tuple:
     """What a request may change, without timestamps: a refused request leaves it equal."""
-    games = tuple(Game.objects.order_by("id").values_list(
-        "id", "status", "ply", "termination", "rematch_offered_by", "rematch_id"))
-    return (
-        games,
-        tuple(Seat.objects.order_by("game_id", "index").values_list(
-            "game_id", "index", "resigned", "outcome")),
-        Turn.objects.count(),
-        tuple(Challenge.objects.order_by("id").values_list("id", "status", "game_id")),
-        tuple(TableSeat.objects.order_by("challenge_id", "index").values_list(
-            "challenge_id", "index", "user_id", "bot_level")),
-        tuple(GameReview.objects.order_by("game_id").values_list("game_id", "status")),
-        DailyGame.objects.count(),
-        tuple(Progress.objects.order_by("pk").values_list("pk", "attempts", "solved_at")),
-        tuple(Puzzle.objects.order_by("pk").values_list("pk", "week_id", "day", "note")),
-        tuple(Week.objects.order_by("pk").values_list("pk", "status", "note")),
-        tuple(get_user_model().objects.order_by("pk").values_list("pk", "is_active")),
-        tuple(ChatMessage.objects.order_by("pk").values_list("pk", "hidden")),
-        tuple(Silence.objects.order_by("pk").values_list("pk", "member_id", "until", "reason")),
-        Mute.objects.count(), Report.objects.count(),
-        tuple(PushSubscription.objects.order_by("pk").values_list("endpoint", "user_id")),
-    )
+    with connection.cursor() as cursor:
+        rows = []
+        for sql, params in _snapshot_statements():
+            cursor.execute(sql, params)
+            rows.append(tuple(cursor.fetchall()))
+    return tuple(rows)

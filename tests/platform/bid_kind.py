@@ -5,7 +5,7 @@ After the last round the highest score wins (ties share a place).
 
 A bid is `b<digit>`, optionally with a private note `b<digit>:<letters>` (which the tests use
 as a marker no other connection may ever see before the reveal). It proves the platform's
-view per viewer (games.audiences): a seat sees its own bid at once, the others and the
+view per viewer (games.frames.audiences): a seat sees its own bid at once, the others and the
 spectators only "seat K is ready" until the reveal, and after the game everything.
 
 Its position (the row's cache, never sent): `round/rounds scores bids order seqs out`,

@@ -3,7 +3,7 @@ game is a 404 on every route, page or JSON."""
 
 import pytest
 
-from games.protocol import Code, GameError, NotFound
+from games.frames.protocol import Code, GameError, NotFound
 
 
 def test_each_code_builds_its_frame_and_knows_its_status():

@@ -1,4 +1,4 @@
-"""Cargo Express's game kind (games/kinds/cargo_express.py) without the database: turns a
+"""Cargo Express's game kind (games/kinds/cargo_express/) without the database: turns a
 step at a time, plans replaced until planning closes, what each viewer's state, events and
 tokens hold, records, seeds, timeouts and bots.
 
@@ -23,10 +23,10 @@ from games.kinds.cargo_express import (
 )
 from games.kinds.cargo_express import (
     ExpressGame,
-    ExpressView,
     Meta,
     seed_hash,
 )
+from games.kinds.cargo_express.view import ExpressView
 
 CONTRACT_IDS = set(CONTRACTS)
 
@@ -131,7 +131,7 @@ def test_a_path_written_another_way_is_stored_canonically():
     """Readers accept any legal path; the site stores the first one (notation.md)."""
     from itertools import product
 
-    from express.moves import walk_path
+    from express.movement import walk_path
 
     for seed in range(30):
         _, lg = to_first_turn(seed=500 + seed, plan="A3A2A1")
@@ -414,7 +414,7 @@ def test_bots_read_only_their_own_seats_view():
 
 
 def test_each_rounds_plan_hashes_check_out_against_the_stacks_and_the_seed_after_the_game():
-    from games.kinds.cargo_express import plan_hash, plan_salt
+    from express.table import plan_hash, plan_salt
 
     published = []
 

@@ -1,4 +1,4 @@
-"""Cargo Express pre-turns (web.md 3.3, games.preturns): a waiting seat queues its next
+"""Cargo Express pre-turns (web.md 3.3, games.turns.preturns): a waiting seat queues its next
 turn over its socket, the server plays it at the reveal through the same store as any
 decision, drops what became illegal, and no other connection ever learns of it.
 
@@ -12,16 +12,15 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.actors import Actor
+from games.frames.protocol import GameError
 from games.kinds import KindError
-from games.kinds.cargo_express import ExpressView
+from games.kinds.cargo_express.view import ExpressView
 from games.models import PreTurn, Turn
-from games.protocol import GameError
-from games.store import live
+from games.turns.store import live
 from tests.platform import test_express_wire as wire
 from tests.platform.test_express_wire import KIND, NAMES, decision_of, kind_part, make_game
 
-pytestmark = pytest.mark.django_db(transaction=True)
-no_budgets = wire.no_budgets  # autouse: the frame budgets lifted
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_budgets")]
 users = wire.users  # four members
 
 

@@ -10,8 +10,8 @@ from django.test import Client
 
 from games import services
 from games.actors import Actor
+from games.frames.protocol import GameError
 from games.models import Challenge, Game, TableSeat
-from games.protocol import GameError
 from tests.games.express_support import express_game, play_out
 
 pytestmark = pytest.mark.django_db
@@ -160,14 +160,6 @@ def test_an_untimed_table_is_casual(users):
     table = services.create_challenge(users["alice"], options={}, game_type=EXPRESS, seats=3,
                                       time_control="")
     assert not table.rated
-
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    def call(fn, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return fn(*args, **kwargs)
-    return call
 
 
 def test_a_rematch_keeps_the_players_turns_the_seats_and_draws_a_fresh_seed(users, commit):

@@ -29,7 +29,7 @@ def test_off_no_game_is_kept_warm_and_nothing_follows(fast_path, django_user_mod
     alice = django_user_model.objects.create_user("alice", "a@example.com", "a-long-pass-1")
     bob = django_user_model.objects.create_user("bob", "b@example.com", "a-long-pass-2")
     game = new_game(alice, bob, size=5)
-    from games.store import get_game, live
+    from games.turns.store import get_game, live
 
     loaded = get_game(game.id)
     warm.keep(loaded, live(loaded))
@@ -95,7 +95,7 @@ def test_a_young_generation_of_zero_leaves_the_collector_alone(collector, settin
 def test_the_collector_s_pauses_are_timed(collector):
     from prometheus_client import REGISTRY
 
-    from games.metrics import watch_gc
+    from games.frames.metrics import watch_gc
 
     def full_collections():
         return REGISTRY.get_sample_value("cargo_gc_pause_seconds_count",

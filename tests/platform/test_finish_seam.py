@@ -143,6 +143,6 @@ def test_voiding_a_game_against_cargobot_restores_the_vs_cargobot_rating(users, 
 
 @pytest.fixture
 def lost_tasks(monkeypatch):
-    from games import bots
+    from games.botplay import bots
 
     monkeypatch.setattr(bots, "enqueue_bot_turn", lambda *a, **k: None)

@@ -1,6 +1,6 @@
 """A kind with hidden, simultaneous decisions (the test-only Bid, bid_kind.py) through the
 same services, sockets, catch-up, replay and record as Cargo Connect: each seat and each
-spectator gets frames built for them (games.audiences), and no frame, page, catch-up,
+spectator gets frames built for them (games.frames.audiences), and no frame, page, catch-up,
 replay or record any connection gets holds another seat's bid before its reveal.
 
 Every bid carries a private note (`b5:alpha`) that nobody but its seat may see before the
@@ -17,8 +17,9 @@ from channels.db import database_sync_to_async
 from django.db import connection
 from django.test import Client
 
-from games import bots, services
+from games import services
 from games.actors import Actor
+from games.botplay import bots
 from games.models import Game, Turn
 from tests.games.bot_support import eager  # noqa: F401  (fixture)
 from tests.games.support import drain

@@ -11,9 +11,11 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import models, transaction
 from django.utils import timezone
 
 from games import services
+from games.models import Game, new_id
 from tests.games.bot_support import eager
 from tests.games.support import Actor, new_bot_game, new_game
 
@@ -79,6 +81,48 @@ class Plays:
         seats = services.get_game(game.id).seat_list
         actors = [Actor.member(user) if s.user_id == user.pk else None for s in seats]
         return self.out(game, actors, "easy", seed)
+
+    @staticmethod
+    def copies(game: Game, count: int) -> list[str]:
+        return copies(game, count)
+
+
+def copies(game: Game, count: int) -> list[str]:
+    """`count` copies of a finished `game`, in bulk: the game row and every row that belongs
+    to it (CASCADE: its seats, turns, stats, rating changes...), each exactly as the finish
+    seam wrote it but for the game's id. What a member earned once (achievements) and a
+    rematch are not copied. For data of a size the services would take minutes to write;
+    the rows copied are the services' own, never an imitation. Returns the copies' ids."""
+    game = Game.objects.get(pk=game.pk)
+    belongs = [rel for rel in Game._meta.related_objects
+               if rel.on_delete is models.CASCADE and rel.related_model is not Game]
+    rows = {rel: list(rel.related_model._default_manager.filter(**{rel.field.name: game}))
+            for rel in belongs}
+    ids = [new_id() for _ in range(count)]
+    assert len(set(ids)) == count
+
+    def clone(row: models.Model) -> models.Model:
+        return type(row)(**{f.attname: getattr(row, f.attname)
+                            for f in type(row)._meta.concrete_fields})
+
+    games = []
+    for gid in ids:
+        copy = clone(game)
+        copy.pk, copy.rematch_id = gid, None  # type: ignore[attr-defined]
+        games.append(copy)
+    with transaction.atomic():
+        Game.objects.bulk_create(games)
+        for rel, originals in rows.items():
+            made = []
+            for gid in ids:
+                for row in originals:
+                    new = clone(row)
+                    if not rel.field.primary_key:
+                        new.pk = None
+                    setattr(new, rel.field.attname, gid)
+                    made.append(new)
+            rel.related_model._default_manager.bulk_create(made)
+    return ids
 
 
 @pytest.fixture

@@ -2,36 +2,49 @@
 to its end by people through the services gives every seat its place, moves each member's
 OpenSkill rating of Cargo Express (not Cargo Connect's Elo), shows each seat's change in the
 finished game's state, writes one `SeatStats` row per member with the characters it picked,
-and the profile and the rankings tab show them; a void takes the rows back."""
+and the profile and the rankings tab show them; a void takes the rows back.
+
+The game is played once for the module (tests.module_db) and asserted five ways; a casual
+game and a leaver are in test_express_results_casual_and_leaver.py."""
 
 import pytest
-from django.test import Client
+from django.contrib.auth import get_user_model
 
 from accounts.models import SeatStats
 from games import services
 from games.actors import Actor
 from games.models import Game
-from games.store import live
 from rankings.models import Rating, RatingChange
 from tests.games.express_support import KIND, express_game, play_out
+from tests.module_db import module_rows, on_commit
 
 pytestmark = pytest.mark.django_db
 
+User = get_user_model()
+
+
+@pytest.fixture(scope="module")
+def module_game(django_db_setup, django_db_blocker):
+    """A rated 3-seat game of alice, bob and carol, played out with a 15+10 clock: played
+    once for the module (tests.module_db), each test seeing the same rows."""
+    with module_rows(django_db_blocker):
+        with django_db_blocker.unblock():
+            members = [User.objects.create_user(n, f"{n}@example.com", "a-long-cargo-pass")
+                       for n in ("alice", "bob", "carol")]
+            game = on_commit(express_game, members, rated=True, time_control="15+10")
+            game = play_out(game.id, [Actor.member(u) for u in members], on_commit)
+        yield game.id
+
 
 @pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    def call(fn, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return fn(*args, **kwargs)
-    return call
+def users(module_game):
+    return {u.username: u for u in User.objects.filter(
+        username__in=("alice", "bob", "carol"))}
 
 
 @pytest.fixture
-def finished(users, commit):
-    """A rated 3-seat game of alice, bob and carol, played out with a 15+10 clock."""
-    members = [users[n] for n in ("alice", "bob", "carol")]
-    game = commit(express_game, members, rated=True, time_control="15+10")
-    return play_out(game.id, [Actor.member(u) for u in members], commit)
+def finished(module_game):
+    return services.get_game(module_game)
 
 
 def test_a_rated_three_seat_game_is_placed_and_rated_by_openskill(users, finished):
@@ -47,7 +60,7 @@ def test_a_rated_three_seat_game_is_placed_and_rated_by_openskill(users, finishe
     rows = {r.user.username: r for r in Rating.objects.filter(game_type="cargo-express")
             .select_related("user")}
     assert sorted(rows) == ["alice", "bob", "carol"]
-    assert {r.kind for r in rows.values()} == {"openskill"}
+    assert {r.system for r in rows.values()} == {"openskill"}
     assert all(r.games == 1 for r in rows.values())
     assert not Rating.objects.filter(game_type="cargo-connect").exists()
     winner = game.seat_list[result.places.index(1)].user.username
@@ -111,7 +124,7 @@ def test_the_profile_shows_places_average_score_and_favourite_character(
 
 
 def test_the_rankings_tab_for_cargo_express(users, finished, client):
-    html = client.get("/rankings/?type=cargo-express").content.decode()
+    html = client.get("/rankings/?game=cargo-express").content.decode()
     assert 'aria-current' in html or "selected" in html
     assert "Cargo Express" in html
     # one game is short of the board's minimum: nobody is listed yet
@@ -122,38 +135,3 @@ def test_a_void_takes_the_rows_back(users, finished, commit):
     commit(services.void_game, finished.id, "a test")
     assert not SeatStats.objects.filter(game=finished).exists()
     assert not RatingChange.objects.filter(game=finished).exists()
-
-
-def test_a_casual_game_counts_on_the_profile_and_rates_nobody(users, commit):
-    members = [users[n] for n in ("alice", "bob")]
-    game = commit(express_game, members, rated=False)
-    play_out(game.id, [Actor.member(u) for u in members], commit)
-    assert not Rating.objects.filter(game_type="cargo-express").exists()
-    assert [(r.rated, r.seat_count) for r in SeatStats.objects.filter(game=game)] == [
-        (False, 2), (False, 2)]
-
-
-def test_a_rated_leaver_takes_last_place_and_a_bot_plays_the_seat_on(users, commit, eager):
-    members = [users[n] for n in ("alice", "bob", "carol")]
-    actors = [Actor.member(u) for u in members]
-    game = commit(express_game, members, rated=True, time_control="15+10")
-    for _ in range(12):  # the picks and the plans of the first round, and a turn or two
-        row = services.get_game(game.id)
-        lg = live(row)
-        seat = lg.acting()[0]
-        token = KIND.bot_decision(lg.redacted(seat), seat, "easy", 1)
-        if lg.p.phase == "a" and ":" in token:
-            token = token.partition(":")[2].split(".")[0]
-        commit(services.apply_turn, game.id, actor=actors[seat], ply=lg.sequence(seat),
-               token=token)
-    commit(services.resign, game.id, actor=actors[1])  # bob leaves
-    assert services.get_game(game.id).status == Game.Status.ACTIVE  # the others play on
-    row = play_out(game.id, actors, commit)
-    places = {s.user.username: s.place for s in row.seat_list}
-    assert places["bob"] == 3 and sorted(places.values())[:2] in ([1, 2], [1, 1])
-    bob = SeatStats.objects.get(game=row, user=users["bob"])
-    assert (bob.place, bob.resigned, bob.rated) == (3, True, True)
-    assert Rating.objects.get(user=users["bob"], game_type="cargo-express").value < 1200
-    html = Client().get("/@/bob").content.decode()
-    recent = html[html.index('class="game-list recent-games"'):]
-    assert ">3rd of 3: left the game</a>" in recent

@@ -1,12 +1,12 @@
-"""The solver's review of a finished puzzle attempt (engine.review.review_puzzle): golden
-attempts where the losing turn is known are marked with the expected reason, cells and
-boards; a solved attempt marks nothing; on generated puzzles every failed attempt has
+"""The solver's review of a finished puzzle attempt (engine.puzzle_review.review_puzzle):
+golden attempts where the losing turn is known are marked with the expected reason, cells
+and boards; a solved attempt marks nothing; on generated puzzles every failed attempt has
 exactly the one marked turn, and the solver confirms the fact it states."""
 
 import pytest
 
 from engine import EngineError, Game, parse_record
-from engine.review import review_puzzle, still_needed
+from engine.puzzle_review import review_puzzle, still_needed
 from engine.solver import solve
 
 from .conftest import COLUMN, generated_records, record

@@ -12,7 +12,9 @@ def test_a_long_proof_runs_in_celery_and_reports_back(db, django_capture_on_comm
     from puzzles import tasks
 
     # Run the task here (as eager mode does) even when REDIS_URL names a broker.
-    monkeypatch.setattr(tasks.prove, "delay", lambda *args: tasks.prove.apply(args=args))
+    # (validation sends it by name, common.queue: the registered task's apply_async.)
+    monkeypatch.setattr(tasks.prove, "apply_async",
+                        lambda args, **options: tasks.prove.apply(args=args))
     p = make_puzzle(generated_records()[6], prove=False)  # 8×8
     assert validation.is_long(p)
     with django_capture_on_commit_callbacks(execute=True) as sent:

@@ -16,9 +16,9 @@ from tests.rankings.support import set_rating
 pytestmark = pytest.mark.django_db
 
 
-def rows(game_type="bid", kind="openskill"):
-    return {r.user.username: r for r in Rating.objects.filter(game_type=game_type, kind=kind)
-            .select_related("user")}
+def rows(game_type="bid", system="openskill"):
+    found = Rating.objects.filter(game_type=game_type, system=system).select_related("user")
+    return {r.user.username: r for r in found}
 
 
 def test_each_members_bid_rating_moves_by_the_places_and_cargo_connects_does_not(
@@ -39,9 +39,9 @@ def test_each_members_bid_rating_moves_by_the_places_and_cargo_connects_does_not
     assert after["alice"].value > 1200 > after["bob"].value == after["carol"].value
 
     # Cargo Connect's ratings are as they were, and nobody gained one
-    assert [(r.user.username, r.kind, r.value, r.games) for r in
+    assert [(r.user.username, r.system, r.value, r.games) for r in
             Rating.objects.filter(game_type="cargo-connect").select_related("user")
-            .order_by("kind")] == [("alice", "elo", 1300, 12), ("bob", "vs_cargobot", 1150, 3)]
+            .order_by("system")] == [("alice", "elo", 1300, 12), ("bob", "vs_cargobot", 1150, 3)]
     history = {c.user.username: c for c in RatingChange.objects.filter(game=game)}
     assert sorted(history) == ["alice", "bob", "carol"]
     assert all(c.before == 1200 and c.mu_before == multiplayer.START_MU for c in

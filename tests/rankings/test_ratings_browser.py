@@ -25,7 +25,7 @@ def test_the_board_per_type_and_the_profile_read_at_both_widths(played, chromium
                                                                 screen, scheme):
     with browser(chromium_path) as opened:
         page = new_page(opened, screen, color_scheme=scheme)
-        page.goto(played + "/rankings/?tab=elo&type=bid")
+        page.goto(played + "/rankings/?tab=elo&game=bid")
         switch = page.get_by_role("navigation", name="Game type")
         expect(switch.locator('[aria-current="page"]')).to_have_text("Bid")
         expect(page.locator("table.board tbody tr")).to_have_count(3)

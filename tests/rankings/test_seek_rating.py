@@ -5,7 +5,8 @@ type, not one per table."""
 
 import pytest
 
-from games import lobby, services
+from games import services
+from games.tables import lobby
 from tests.rankings.support import set_rating
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,7 @@ two opaque search margins ("finds a final margin of -0.12 … against -2.5"). It
 words what the better turn gains, and where each turn leaves the player."""
 
 from engine.notation import interpret_turn, start_position
-from engine.review import _margin_words, _points_words, explain
+from engine.review_words import _margin_words, _points_words, explain
 
 
 def test_the_fallback_reason_says_what_the_better_turn_gains_in_words():

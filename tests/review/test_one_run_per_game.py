@@ -3,8 +3,8 @@ version changes; progress goes to the game's group as `review` frames."""
 
 import pytest
 
-from games import review
 from games.models import GameReview
+from games.records import review
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,8 +5,8 @@ the accuracy, all in the HTML (readable without JavaScript), at a shareable URL.
 import pytest
 from django.test import Client
 
-from games import review as reviews
 from games.models import GameReview
+from games.records import review as reviews
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

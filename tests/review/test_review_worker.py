@@ -5,9 +5,12 @@ review. One run at a time per game: pressing Review again while the worker runs 
 second task, and a duplicated task that reaches the worker meanwhile does nothing ("busy").
 
 Without REDIS_URL and DATABASE_URL (PostgreSQL) these skip (CI sets both and requires
-them); test_one_run_per_game.py runs the same rules in-process. The worker listens on a
-queue of its own, named for this run, in REDIS_URL's database, so no other task reaches
-it, and the queue is deleted afterwards.
+them); test_one_run_per_game.py runs the same rules in-process. The worker listens on the
+default queue of REDIS_URL's database (this xdist worker's own), purged before it starts so
+that no task left by earlier tests reaches it. The test process's Celery app is not
+reconfigured: Celery keeps the queue of the first task a process sends (`app.amqp`), so a
+queue of the test's own once sent every later task of the process there, and the next
+worker in it (tests/games/test_bot_worker.py) never heard its ping (issue #43's CI failure).
 """
 
 import os
@@ -64,20 +67,19 @@ def wait_for(predicate, timeout: float, what: str, worker=None) -> None:
 
 @pytest.fixture
 def worker(transactional_db, tmp_path):
-    """A `celery -A cargosite worker` process (two prefork children) on a queue of its own;
-    the test process sends to that queue. Yields (process, path of its log)."""
+    """A `celery -A cargosite worker` process (two prefork children) on the default queue,
+    purged first. Yields (process, path of its log)."""
     from cargosite.celery import app
 
     assert not app.conf.task_always_eager
-    queue = f"review-test-{uuid.uuid4().hex[:12]}"
-    default_queue = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
+    app.control.purge()  # tasks left by earlier tests, sent with no worker to run them
+    name = f"review-test-{uuid.uuid4().hex[:12]}"
     log = tmp_path / "worker.log"
     env = {**os.environ, "DATABASE_URL": worker_database_url(), "PYTHONUNBUFFERED": "1"}
     with log.open("w") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "cargosite", "worker", "-l", "info",
-             "-Q", queue, "-n", f"{queue}@%h", "--concurrency", "2",
+             "-n", f"{name}@%h", "--concurrency", "2",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -92,11 +94,6 @@ def worker(transactional_db, tmp_path):
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
-        app.conf.task_default_queue = default_queue
-        import redis
-
-        redis.Redis.from_url(os.environ["REDIS_URL"]).delete(
-            queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
 
 
 def review_row(game_id: str) -> GameReview | None:

@@ -8,9 +8,10 @@ import datetime as dt
 import pytest
 from django.test import Client
 
-from games import access, review
+from games import access
 from games.actors import Actor
 from games.models import Game, GameReview
+from games.records import review
 from puzzles.daily import clock
 from puzzles.daily import services as daily
 from puzzles.daily.models import DailyGame

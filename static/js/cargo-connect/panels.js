@@ -277,8 +277,8 @@ export function renderAudit(container, state) {
   const changes = SIDES.map((side) => state.players?.[side]).filter((p) => ratingChange(state, p));
   if (changes.length) {
     const tr = el("tr", "rating-row");
-    const kind = changes.find((p) => p.rating_kind === "vs_cargobot")?.rating_kind ?? changes[0].rating_kind;
-    tr.append(el("th", "", CHANGE_WORDS[kind] ?? "Elo rating"));
+    const system = changes.find((p) => p.rating_kind === "vs_cargobot")?.rating_kind ?? changes[0].rating_kind;
+    tr.append(el("th", "", CHANGE_WORDS[system] ?? "Elo rating"));
     for (const side of SIDES) {
       const player = state.players?.[side];
       const chip = ratingChange(state, player);

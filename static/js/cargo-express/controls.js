@@ -12,6 +12,7 @@ import {
   cardWords,
   contractWords,
   pathWords,
+  soFarWords,
   stepWords,
 } from "./words.js";
 
@@ -24,20 +25,89 @@ function carsWordsNode(cars) {
   return span;
 }
 
-function button(text, onClick, { label, cls = "btn", data = {} } = {}) {
+// The notation of a choice, small, after its words (issue #42, point 14: buttons read
+// "Move (<<*)"): a hint for players who know it; screen readers hear "notation <<*" last.
+function notationHint(token) {
+  const hint = el("span", "xp-notation");
+  hint.append(el("span", "visually-hidden", "notation "), el("code", "", token));
+  return hint;
+}
+
+function button(text, onClick, { label, cls = "btn", data = {}, hint } = {}) {
   const b = el("button", cls, text);
   b.type = "button";
+  if (hint) b.append(" ", notationHint(hint));
   if (label) b.setAttribute("aria-label", label);
   for (const [k, v] of Object.entries(data)) b.dataset[k] = v;
   b.addEventListener("click", onClick);
   return b;
 }
 
+/** A half-built stack kept in this tab (sessionStorage) for one game and seat, so that a
+ * reload does not lose it (issue #42, point 13). Nothing of it leaves the browser: the
+ * server sees a stack only when it is committed. `key` is null where there is nothing to
+ * keep it for (no game id, a spectator): then it keeps nothing. */
+export class PlanDraft {
+  constructor(key) {
+    this.key = key;
+  }
+
+  static forGame(gameId, seat) {
+    return new PlanDraft(gameId && seat !== null && seat !== undefined
+      ? `cargo-express.plan-draft:${gameId}:${seat}` : null);
+  }
+
+  /** The stack kept for `round` over the committed stack `committed` (a list or null), if
+   * it still fits the cards in hand; else null, and a draft that no longer fits is
+   * dropped. */
+  load(round, committed, hand) {
+    if (!this.key) return null;
+    let draft = null;
+    try {
+      draft = JSON.parse(window.sessionStorage.getItem(this.key) ?? "null");
+    } catch {
+      draft = null;
+    }
+    if (!draft) return null;
+    const cards = Array.isArray(draft.stack) ? draft.stack : [];
+    const fits = draft.round === round
+      && draft.committed === (committed || []).join("")
+      && cards.length <= 3 && new Set(cards).size === cards.length
+      && cards.every((card) => (hand || []).includes(card));
+    if (!fits) {
+      this.clear();
+      return null;
+    }
+    return [...cards];
+  }
+
+  save(round, committed, stack) {
+    if (!this.key) return;
+    if (stack.join("") === (committed || []).join("")) return this.clear(); // nothing new
+    try {
+      window.sessionStorage.setItem(this.key, JSON.stringify({
+        round, committed: (committed || []).join(""), stack }));
+    } catch {
+      // storage full or refused: the draft lives as long as the page, as before
+    }
+  }
+
+  clear() {
+    if (!this.key) return;
+    try {
+      window.sessionStorage.removeItem(this.key);
+    } catch {
+      // nothing kept
+    }
+  }
+}
+
 export class Controls {
-  constructor(root, { onSend, onFreeze = () => {} }) {
+  constructor(root, { onSend, onFreeze = () => {}, draft = new PlanDraft(null) }) {
     this.root = root;
     this.onSend = onSend;
     this.onFreeze = onFreeze; // disable the track's buttons too while a decision is in flight
+    this.draft = draft; // the half-built stack kept over a reload
     this.stack = [];
     this.stackKey = "";
     this.chooser = null; // a space whose several paths are offered
@@ -90,6 +160,12 @@ export class Controls {
       this.stackKey = key;
       this.stack = [...(legal.committed || [])];
       this.chooser = null;
+      if (state.phase === "plan" && legal.hand) {
+        const kept = this.draft.load(state.round, legal.committed, legal.hand);
+        if (kept) this.stack = kept;
+      } else if (state.phase !== "plan") {
+        this.draft.clear(); // planning is over: its draft with it
+      }
     }
     const box = this.root;
     box.replaceChildren();
@@ -154,16 +230,21 @@ export class Controls {
     const actions = el("div", "xp-actions");
     const commit = button(committed ? "Commit this stack instead" : "Commit stack", () => this.send(this.stack.join("")), { cls: "btn primary", data: { commit: "" } });
     commit.disabled = this.stack.length !== 3 || (committed && committed.join("") === this.stack.join(""));
-    const clear = button("Clear", () => { this.stack = []; this.update(this.state, true); }, { data: { clear: "" } });
+    const clear = button("Clear", () => { this.stack = []; this.keepDraft(); this.update(this.state, true); }, { data: { clear: "" } });
     clear.disabled = !this.stack.length;
     actions.append(commit, clear);
     this.root.append(stack, actions);
+  }
+
+  keepDraft() {
+    this.draft.save(this.state.round, this.state.legal?.committed, this.stack);
   }
 
   toggleCard(card) {
     const at = this.stack.indexOf(card);
     if (at >= 0) this.stack.splice(at, 1);
     else if (this.stack.length < 3) this.stack.push(card);
+    this.keepDraft();
     this.update(this.state, true);
     this.root.querySelector(`[data-card="${card}"]`)?.focus();
   }
@@ -171,7 +252,12 @@ export class Controls {
   drawTurn(state, legal) {
     const turn = state.turn;
     this.root.append(el("h2", "", turn ? `Your turn: card ${cardWords(turn.card)}` : "Your turn"));
-    if (turn?.steps?.length) this.root.append(el("p", "xp-hint", `So far: ${turn.steps.join(" · ")}`));
+    if (turn?.steps?.length) {
+      const line = el("p", "xp-hint xp-so-far", soFarWords(turn.steps));
+      line.dataset.soFar = turn.steps.join(".");
+      line.append(" ", notationHint(turn.steps.join(".")));
+      this.root.append(line);
+    }
     const moves = legal.moves || [];
     if (legal.sign?.length) return this.drawSign(state, legal);
     const steps = legal.steps || [];
@@ -200,9 +286,10 @@ export class Controls {
     list.setAttribute("aria-label", "Destinations");
     const shown = this.chooser === null ? moves : moves.filter((m) => m.end === this.chooser);
     for (const move of shown) {
-      const words = `${pathWords(move.path)}${move.driver ? " (uses the Driver)" : ""}`;
-      const where = move.end === null || move.end === undefined ? "Move" : `Space ${move.end}`;
-      list.append(button(`${where} (${move.path})`, () => this.send(move.path), { label: `${where} (${move.path}): ${words}`, data: { path: move.path } }));
+      const where = move.end === null || move.end === undefined ? "Move" : `To space ${move.end}`;
+      const b = button("", () => this.send(move.path), { cls: "btn xp-choice", data: { path: move.path } });
+      b.append(el("strong", "", where), el("span", "xp-help", pathWords(move.path)), notationHint(move.path));
+      list.append(b);
     }
     box.append(list);
     this.root.append(box);
@@ -214,7 +301,7 @@ export class Controls {
     const list = el("div", "xp-choices");
     list.setAttribute("role", "group");
     list.setAttribute("aria-label", title);
-    for (const [token, words] of items) list.append(button(words, () => this.send(token), { data: { step: token } }));
+    for (const [token, words] of items) list.append(button(words, () => this.send(token), { data: { step: token }, hint: token }));
     box.append(list);
     this.root.append(box);
   }

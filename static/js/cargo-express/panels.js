@@ -9,8 +9,11 @@ import {
   CHARACTER_HELP,
   PHASE_WORDS,
   carsWords,
+  changeText,
   contractWords,
   listWords,
+  playedByWords,
+  ratingText,
   seatLabel,
   seatName,
   seatParts,
@@ -101,12 +104,39 @@ function carsValue(cars, spots = 0) {
   return span;
 }
 
+/** A seat's rating as the server gave it ("1200", "?" when provisional) and, once a
+ * rated game is over, its change in the game ("+75"); null when it shows none. */
+export function ratingNode(state, i) {
+  const seat = state.seats?.[i];
+  const text = ratingText(seat);
+  if (text === null) return null;
+  const box = el("span", "xp-rating");
+  box.dataset.rating = String(seat.rating);
+  box.append(el("span", "visually-hidden", "rating "), String(seat.rating));
+  if (seat.rating_provisional) {
+    const mark = el("abbr", "provisional", "?");
+    mark.title = "provisional: too few games to be sure yet";
+    box.append(mark);
+  }
+  const change = changeText(state, seat);
+  if (change !== null) {
+    const n = seat.rating_change;
+    const chip = el("span", `rating-change ${n > 0 ? "up" : n < 0 ? "down" : "same"}`, change);
+    chip.dataset.ratingChange = String(n);
+    chip.title = `Rating ${change} in this game`;
+    box.append(" ", chip);
+  }
+  return box;
+}
+
 function seatPanel(state, part, i) {
   const seat = state.seats?.[i] || {};
   const box = el("section", `xp-seat-panel xp-panel-${i + 1}`);
   box.dataset.seat = String(i);
   const head = el("h3", "xp-seat-head");
   head.append(locomotiveNode(i), el("span", "", seatName(state, i)));
+  const rating = ratingNode(state, i);
+  if (rating) head.append(rating);
   if (i === state.viewer) head.append(el("span", "xp-badge", "you"));
   if (state.stationmaster === i) head.append(el("span", "xp-badge", "stationmaster"));
   if ((state.acting || []).includes(i) && !state.over) head.append(el("span", "xp-badge xp-acting", "to decide"));
@@ -116,6 +146,12 @@ function seatPanel(state, part, i) {
   if (seat.side) clock.dataset.clockSlot = seat.side;
   head.append(clock);
   box.append(head);
+  const playedBy = playedByWords(seat);
+  if (playedBy) {
+    const line = el("p", "xp-played-by", playedBy.replace(/^./, (c) => c.toUpperCase()));
+    line.dataset.playedBy = seat.left?.bot || "";
+    box.append(line);
+  }
   const facts = el("dl", "xp-facts-list");
   const cap = part.capacity ?? CAPACITY[part.engine];
   facts.append(row("Engine", part.engine ? `${part.engine}, ${cap} ${cap === 1 ? "car" : "cars"} at most` : "–"));
@@ -159,29 +195,44 @@ export function renderMine(container, state) {
 }
 
 /** One seat's final scoring as [label, value] pairs, in the table's column order after
- * the seat itself: what both the table (wide screens) and the cards (phones) show. */
-export function scoreItems(result, i) {
+ * the seat itself: what both the table (wide screens) and the cards (phones) show. A
+ * value is text, or a node (the rating). The place is the site's (`seats[i].place`: a
+ * seat whose holder left is placed last, games.turns.finish), else the rules'. */
+export function scoreItems(result, i, state = {}) {
   const b = result.breakdown[i];
   const contracts = (b.contracts || []).map((c) => `${c.id}: ${c.value}`).join(", ") || "none";
   const open = (b.open || []).length ? `${b.open_penalty} (${b.open.join(", ")})` : String(b.open_penalty ?? 0);
-  return [
-    ["Place", ordinal(result.places?.[i])],
+  const items = [
+    ["Place", ordinal(state.seats?.[i]?.place ?? result.places?.[i])],
     ["Total", String(b.total)],
     ["Cars", String(b.cars)],
     ["Sets of 5", String(b.sets)],
     ["Set bonus", `+${b.set_points ?? 0}`],
     ["Contracts", contracts],
     ["Open", open],
-    ["Tie-break", String(b.tiebreak)],
+    ["Tie-break cars", String(b.tiebreak)], // rule 69: scored cars and those on the train
   ];
+  if (rated(state)) items.push(["Rating", ratingNode(state, i) || "—"]);
+  return items;
 }
 
+/** Did this game move ratings (a seat's change in the state)? Then the scoring says each. */
+const rated = (state) => Boolean(state.over && (state.seats || []).some((seat) =>
+  seat.rating_change !== null && seat.rating_change !== undefined));
+
 const WIDE_CELLS = new Set(["Contracts", "Open"]);
+
+function cell(tag, className, value) {
+  const node = el(tag, className);
+  if (typeof value === "string") node.textContent = value;
+  else node.append(value);
+  return node;
+}
 
 function scoresTable(state, result) {
   const table = el("table", "xp-scores");
   const head = el("tr");
-  for (const h of ["Seat", ...scoreItems(result, 0).map(([label]) => label)]) {
+  for (const h of ["Seat", ...scoreItems(result, 0, state).map(([label]) => label)]) {
     const th = el("th", "", h);
     th.scope = "col";
     head.append(th);
@@ -194,8 +245,10 @@ function scoresTable(state, result) {
     tr.dataset.seat = String(i);
     const th = el("th", "", seatName(state, i));
     th.scope = "row";
-    tr.append(th, ...scoreItems(result, i).map(([label, value]) =>
-      el("td", label === "Total" ? "xp-total" : WIDE_CELLS.has(label) ? "xp-wrap" : "", value)));
+    const playedBy = playedByWords(state.seats?.[i]);
+    if (playedBy) th.append(el("span", "xp-score-left", playedBy));
+    tr.append(th, ...scoreItems(result, i, state).map(([label, value]) =>
+      cell("td", label === "Total" ? "xp-total" : WIDE_CELLS.has(label) ? "xp-wrap" : "", value)));
     body.append(tr);
   });
   table.append(thead, body);
@@ -211,16 +264,18 @@ function scoresTable(state, result) {
 function scoresCards(state, result) {
   const list = el("ol", "xp-score-cards");
   list.setAttribute("aria-label", "Final scoring by seat");
-  const order = result.breakdown.map((_, i) => i)
-    .sort((a, b) => (result.places?.[a] ?? 9) - (result.places?.[b] ?? 9) || a - b);
+  const place = (i) => state.seats?.[i]?.place ?? result.places?.[i] ?? 9;
+  const order = result.breakdown.map((_, i) => i).sort((a, b) => place(a) - place(b) || a - b);
   for (const i of order) {
-    const items = scoreItems(result, i);
+    const items = scoreItems(result, i, state);
     const card = el("li", `xp-score-card xp-panel-${i + 1}`);
     card.dataset.seat = String(i);
     const head = el("p", "xp-score-head");
     head.append(el("span", "xp-score-place", items[0][1]), locomotiveNode(i),
       el("span", "xp-score-name", seatName(state, i)), el("strong", "xp-total", `${items[1][1]} points`));
     const facts = el("dl", "xp-score-items");
+    const playedBy = playedByWords(state.seats?.[i]);
+    if (playedBy) facts.append(row("Note", playedBy));
     for (const [label, value] of items.slice(2)) facts.append(row(label, value));
     card.append(head, facts);
     list.append(card);
@@ -228,20 +283,51 @@ function scoresCards(state, result) {
   return list;
 }
 
+/** A game the site ended before the rules did (the last person at the table left, on
+ * the standings: docs/express-site.md) has no result of the rules: its scoring is each
+ * seat's score when it ended, from the state's areas, and the site's places. */
+function standings(state) {
+  const seats = state.seats || [];
+  if (!state.over || !seats.some((seat) => seat.place)) return null;
+  const parts = seatParts(state);
+  const breakdown = parts.map((part) => {
+    const score = part.score || {};
+    return {
+      cars: score.cars, sets: score.sets, set_points: score.set_points,
+      contracts: (part.fulfilled || []).map((c) => ({ id: c.id, value: c.value })),
+      open: part.open || [], open_penalty: score.open_penalty, total: score.total,
+      tiebreak: score.tiebreak,
+    };
+  });
+  const winners = seats.filter((seat) => seat.place === 1).map((seat) => seat.seat);
+  return { breakdown, places: seats.map((seat) => seat.place), winners, standings: true };
+}
+
 /** The final scoring, broken down per seat, and the places: a table on wide screens, a
  * card per seat on phones (the CSS shows one of the two; the other is out of the
- * accessibility tree too), so no phone scrolls sideways past the total. */
+ * accessibility tree too), so no phone scrolls sideways past the total. With the rating
+ * of each seat and its change when the game was rated. */
 export function renderScores(container, state, { heading = "h2" } = {}) {
-  const result = state.result;
+  const result = state.result || standings(state);
   container.hidden = !result;
   if (!result) return;
-  container.replaceChildren(el(heading, "", "Final scoring"));
+  container.replaceChildren(el(heading, "", result.standings ? "Final standings" : "Final scoring"));
+  if (result.standings) {
+    container.append(el("p", "xp-hint", "The game ended before its last round, when the last person at the table left: the scores are those of that moment. Seats no one left come first, by score; then the seats whose players left, the later one left the better."));
+  }
   if (result.breakdown?.length) {
     container.append(scoresTable(state, result), scoresCards(state, result));
   }
-  container.append(el("p", "xp-hint", "Each car scores 1 and each full set of the five colours 5 more; then each fulfilled contract's value, and −2 for each contract still open. A tie goes to more cars (tie-break)."));
-  const winners = (result.winners || []).map((i) => seatName(state, i));
+  container.append(el("p", "xp-hint", "Each car scores 1 and each full set of the five colours 5 more; then each fulfilled contract's value, and −2 for each contract still open. A tie goes to the seat with more cars, counting those still on its train too (tie-break cars)."));
+  const winners = firstPlaces(state, result).map((i) => seatName(state, i));
   if (winners.length) container.append(el("p", "xp-winners", `First place: ${listWords(winners)}.`));
+}
+
+/** The seats in first place: the site's places (a seat whose holder left is never
+ * first while one no one left is), else the rules' winners. */
+export function firstPlaces(state, result) {
+  const firsts = (state.seats || []).filter((seat) => seat.place === 1).map((seat) => seat.seat);
+  return firsts.length ? firsts : result?.winners || [];
 }
 
 export function ordinal(n) {

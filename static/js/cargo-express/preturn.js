@@ -6,7 +6,15 @@
 // decides a rule: the next steps offered are those of the listed sequences that begin with
 // the steps chosen so far.
 import { el } from "../live/dom.js";
-import { cardWords, pathWords, stepWords } from "./words.js";
+import { cardWords, pathWords, stepsPhrase, stepWords } from "./words.js";
+
+// Words first, the notation after them as a small hint (issue #42, point 14).
+function withNotation(node, steps) {
+  const hint = el("span", "xp-notation");
+  hint.append(el("span", "visually-hidden", "notation "), el("code", "", steps.join(".")));
+  node.append(" ", hint);
+  return node;
+}
 
 function button(text, onClick, data = {}, cls = "btn") {
   const b = el("button", cls, text);
@@ -32,13 +40,13 @@ export class PreTurn {
     if (frame === null || !frame.steps?.length) {
       this.queued = null;
       if (frame?.played || frame?.dropped?.length) {
-        const played = frame.played?.length ? `Played from your queue: ${frame.played.join(" · ")}.` : "Nothing of your queue was played.";
-        this.note = frame.dropped?.length ? `${played} Dropped: ${frame.dropped.join(" · ")} (${frame.reason})` : played;
+        const played = frame.played?.length ? `Played from your queue: ${stepsPhrase(frame.played, false)}.` : "Nothing of your queue was played.";
+        this.note = frame.dropped?.length ? `${played} Dropped: ${stepsPhrase(frame.dropped, false)} (${frame.reason})` : played;
       } else if (frame) this.note = "Queued turn cancelled.";
     } else {
       this.queued = { key: frame.key, steps: frame.steps };
       this.draft = [];
-      this.note = `Queued for your next turn: ${frame.steps.join(" · ")}.`;
+      this.note = `Queued for your next turn: ${stepsPhrase(frame.steps, false)}.`;
     }
   }
 
@@ -61,7 +69,7 @@ export class PreTurn {
     box.append(el("h2", "", `Your next turn: card ${cardWords(next.card)}`));
     const queued = this.queued?.key === next.key ? this.queued : null;
     if (queued) {
-      const line = el("p", "xp-hint", `Queued: ${queued.steps.join(" · ")}. It is played when your card is revealed, if still legal.`);
+      const line = withNotation(el("p", "xp-hint", `Queued: ${stepsPhrase(queued.steps, false)}. It is played when your card is revealed, if still legal.`), queued.steps);
       line.dataset.queued = queued.steps.join(".");
       const actions = el("div", "xp-actions");
       actions.append(button("Cancel queued turn", () => this.send(next.key, []), { cancelQueue: "" }));
@@ -91,13 +99,14 @@ export class PreTurn {
     const whole = this.draft.length > 0 && this.draft.at(-1) !== "s" && turns.includes(sofar);
     const box = this.root;
     const lead = this.queued?.key === next.key ? "To replace it, your steps" : "Your steps";
-    box.append(el("p", "xp-stack-line", `${lead}: ${this.draft.length ? this.draft.join(" · ") : "none yet"}`));
+    const line = el("p", "xp-stack-line", `${lead}: ${this.draft.length ? stepsPhrase(this.draft, false) : "none yet"}`);
+    box.append(this.draft.length ? withNotation(line, this.draft) : line);
     if (steps.size) {
       const list = el("div", "xp-choices");
       list.setAttribute("role", "group");
       list.setAttribute("aria-label", "Next step of your queued turn");
       for (const step of [...steps].sort()) {
-        list.append(button(this.words(state, next, step), () => this.add(step), { queueStep: step }));
+        list.append(withNotation(button(this.words(state, next, step), () => this.add(step), { queueStep: step }), [step]));
       }
       box.append(list);
     }
@@ -112,7 +121,7 @@ export class PreTurn {
 
   words(state, next, step) {
     const move = (next.moves || []).find((m) => m.path === step);
-    if (move) return `Move to space ${move.end} (${step}): ${pathWords(move.path)}${move.driver ? ", uses the Driver" : ""}`;
+    if (move) return `Move to space ${move.end}: ${pathWords(move.path)}`;
     let m = step.match(/^a(\d+)$/);
     if (m) return `Attach the cars at spots ${[...m[1]].join(", ")}`;
     m = step.match(/^f(\d+)$/);

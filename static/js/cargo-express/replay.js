@@ -1,19 +1,46 @@
 // Cargo Express's replay (`replay_module`), mounted by static/js/live/replay.js on the replay
-// page's #replay with the replay built for this viewer (games.history.replay_data): each
+// page's #replay with the replay built for this viewer (games.records.history.replay_data): each
 // state is what that viewer could see then (everything, once the game is over, unless the
 // page asked for one seat's view). Steps forward animate the decision's events on the track.
 import { el } from "../live/dom.js";
 import { bindStepping } from "../live/stepping.js";
 import { Track, touchedSpaces } from "./board.js";
+import { showFingerprints } from "./fairness.js";
 import { drawParts, frameWords } from "./view.js";
 import { seatName } from "./words.js";
+
+// The decision shown is in the address ("#decision-4"), and the links to another view of
+// the same game ("Everything", "As Seat K saw it") carry it, so switching views, or
+// reloading, keeps the place (issue #42, point 15: it jumped to the last decision).
+const PLACE = /^#decision-(\d+)$/;
+
+function placeOf(hash, last) {
+  const found = PLACE.exec(hash || "");
+  return found ? Math.min(last, Number(found[1])) : null;
+}
 
 export function mountReplay(root, data) {
   const { states, turns } = data;
   const last = states.length - 1;
   const $ = (selector) => root.querySelector(selector);
   const track = new Track($("[data-track]"));
-  let at = last;
+  let at = placeOf(window.location.hash, last) ?? last;
+
+  // Keep the place in the address and in the other views' links (their own query kept).
+  const views = [...root.querySelectorAll(".xp-seen-as a[href]")];
+  function keepPlace() {
+    const place = at === last ? "" : `#decision-${at}`;
+    const here = new URL(window.location.href);
+    if (here.hash !== place) {
+      here.hash = place;
+      window.history.replaceState(window.history.state, "", here);
+    }
+    for (const link of views) {
+      const target = new URL(link.getAttribute("href"), window.location.href);
+      target.hash = place;
+      link.href = target.href;
+    }
+  }
   let busy = Promise.resolve();
 
   const turnText = (k) => {
@@ -39,7 +66,7 @@ export function mountReplay(root, data) {
 
   function panels() {
     const state = states[at];
-    drawParts(root, state, { track });
+    drawParts(root, state, { track, gameId: data.id });
     track.setMarked(touchedSpaces(turns[at - 1]?.events));
     $("[data-ply]").textContent = `Decision ${at} of ${last}`;
     $("[data-first]").disabled = $("[data-prev]").disabled = at === 0;
@@ -52,6 +79,7 @@ export function mountReplay(root, data) {
     $("[data-round-at]").textContent = `Round ${round}`;
     $("[data-round-prev]").disabled = roundStart(round - 1) === null && roundStart(round) === at;
     $("[data-round-next]").disabled = roundStart(round + 1) === null;
+    keepPlace();
   }
 
   // The first decision of round `r` (the state where it begins), or null.
@@ -88,6 +116,7 @@ export function mountReplay(root, data) {
         : "As a spectator sees it.";
   }
   panels();
+  showFingerprints($("[data-seed]"), data, (seat) => seatName(states[last], seat));
   bindStepping(root, go, () => at, last);
   $("[data-round-prev]").addEventListener("click", () => jumpRound(-1));
   $("[data-round-next]").addEventListener("click", () => jumpRound(1));

@@ -4,7 +4,7 @@
 // viewer's own secrets, the decision controls from `state.legal`, the log of the round and
 // the final scoring. It animates from each turn frame's events. No rule is decided here.
 import { Track, touchedSpaces } from "./board.js";
-import { Controls } from "./controls.js";
+import { Controls, PlanDraft } from "./controls.js";
 import { PreTurn } from "./preturn.js";
 import {
   centreNode,
@@ -16,13 +16,14 @@ import {
   renderSeed,
   statusWords,
 } from "./panels.js";
+import { showSeedCheck } from "./fairness.js";
 import { eventWords, outcomeWords, seatName } from "./words.js";
 
 /** The shell also exposes its debug handle ({state, socket, view}) under this name. */
 export const debugName = "expressGame";
 
 /** Draw every part of the page for `state` (also the replay's and How to play's board). */
-export function drawParts(root, state, { track, targets, live = false } = {}) {
+export function drawParts(root, state, { track, targets, live = false, gameId = null } = {}) {
   const $ = (selector) => root.querySelector(selector);
   if (track) track.render(state, { targets, centre: centreNode(state) });
   const status = $("[data-round-status]");
@@ -33,6 +34,7 @@ export function drawParts(root, state, { track, targets, live = false } = {}) {
   if ($("[data-mine]")) renderMine($("[data-mine]"), state);
   if ($("[data-scores]")) renderScores($("[data-scores]"), state);
   renderSeed($("[data-seed]"), state);
+  showSeedCheck($("[data-seed]"), gameId, state); // once the seed is public
 }
 
 /** The sentences of a turn frame's events. */
@@ -54,6 +56,7 @@ export function createView(root, initial, { sendTurn, sendQueue = () => {} }) {
   const track = new Track($("[data-track]"));
   const controls = new Controls($("[data-controls]"), {
     onSend: sendTurn,
+    draft: PlanDraft.forGame(root.dataset.gameId, initial.viewer),
     onFreeze: () => track.root.querySelectorAll("button").forEach((b) => { b.disabled = true; }),
   });
   // Your next turn prepared while you wait (a pre-turn): `legal.next` from the server.
@@ -89,7 +92,7 @@ export function createView(root, initial, { sendTurn, sendQueue = () => {} }) {
     const may = mayDecide();
     const targets = controls.targets(state, may);
     if (panels) {
-      drawParts(root, state, { track, targets, live: true });
+      drawParts(root, state, { track, targets, live: true, gameId: root.dataset.gameId });
       renderLog($("[data-log]"), frameWords(state, toldNow(state)));
     } else {
       track.render(state, { targets, centre: centreNode(state) });
@@ -170,6 +173,13 @@ export function createView(root, initial, { sendTurn, sendQueue = () => {} }) {
       } finally {
         animating = false;
       }
+    },
+
+    // A frame that is no turn but tells something (a seat handed to a bot: `seat-handed`):
+    // its events join the log of the round, as a turn's do.
+    told(frame, before) {
+      adopt(before);
+      addToLog({ ...before, ...(frame.state || {}) }, frame.events);
     },
 
     describeTurn(frame, after) {

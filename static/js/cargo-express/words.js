@@ -100,10 +100,69 @@ export function spaceWords(state, n, positions) {
   return text;
 }
 
-// A path in words: "> >" is "2 spaces clockwise".
+const spaces = (n) => `${n} ${n === 1 ? "space" : "spaces"}`;
+const DIRECTION = { ">": "clockwise", "<": "anticlockwise", t: "through the tunnel" };
+
+// A path in words (notation.md, "Turns": one character a step, `>` clockwise, `<`
+// anticlockwise, `t` through the tunnel, then `*` when the Driver's extra space is one of
+// them): ">>" is "2 spaces clockwise"; "<t>" "1 space anticlockwise, through the tunnel,
+// then 1 space clockwise"; "<<*" "2 spaces anticlockwise, one of them the Driver's extra
+// space".
 export function pathWords(path) {
-  const steps = [...path].map((c) => ({ ">": "clockwise", "<": "anticlockwise", t: "through the tunnel", "*": "the Driver's extra space" }[c] || c));
-  return steps.join(", ");
+  const driver = path.endsWith("*");
+  const steps = driver ? path.slice(0, -1) : path;
+  const runs = [];
+  for (const c of steps) {
+    const lastRun = runs[runs.length - 1];
+    if (lastRun && lastRun.c === c) lastRun.n += 1;
+    else runs.push({ c, n: 1 });
+  }
+  const parts = runs.map(({ c, n }) => ({
+    ">": `${spaces(n)} clockwise`,
+    "<": `${spaces(n)} anticlockwise`,
+    t: n === 1 ? "through the tunnel" : `through the tunnel ${n} times`,
+  }[c] || `${c} ×${n}`));
+  let text = parts.length > 1 ? `${parts.slice(0, -1).join(", ")}, then ${parts[parts.length - 1]}` : parts[0] || "no move";
+  if (driver) text += steps.length > 1 ? ", one of them the Driver's extra space" : ", the Driver's extra space";
+  return text;
+}
+
+/** A step in words from its token alone, for lists of steps (a turn "so far", a queued
+ * turn): the past ("moved 2 spaces clockwise") or, with `past` false, the plan ("move 2
+ * spaces clockwise"). The state may have changed since, so no cars are named. */
+export function stepPhrase(step, past = true) {
+  const say = (done, todo) => (past ? done : todo);
+  if (step === "^") return say("attached the first car before moving", "attach the first car before moving");
+  if (step === "u") return say("upgraded the engine", "upgrade the engine");
+  if (step === "x") return say("exchanged the rear car", "exchange the rear car");
+  if (step === "s") return say("signed a contract (two drawn)", "sign a contract (two drawn)");
+  if (step === "s0") return say("put the card back", "put the card back");
+  if (step === "end") return say("ended the turn", "end the turn");
+  let m = step.match(/^s([12])$/);
+  if (m) return say(`kept card ${m[1]}`, `keep card ${m[1]}`);
+  if (/^[<>t]+\*?$/.test(step)) return `${say("moved", "move")} ${pathWords(step)}`;
+  m = step.match(/^a(\d+)$/);
+  if (m) return `${say("attached", "attach")} the ${m[1].length > 1 ? "cars at spots" : "car at spot"} ${[...m[1]].join(", ")}`;
+  m = step.match(/^d(\d+)$/);
+  if (m) return `${say("uncoupled", "uncouple")} train ${m[1].length > 1 ? "positions" : "position"} ${[...m[1]].join(", ")}`;
+  m = step.match(/^o(\d+)=(\w+)$/);
+  if (m) return `${say("reordered", "reorder")} the complex on space ${m[1]} to ${carsWords(m[2])}`;
+  m = step.match(/^e(.)$/);
+  if (m) return `${say("took", "take")} the extra space ${DIRECTION[m[1]] || m[1]}`;
+  m = step.match(/^f(\d+)/);
+  if (m) return `${say("fulfilled", "fulfil")} contract ${m[1]}`;
+  return step;
+}
+
+/** Steps as one phrase: "move 2 spaces clockwise, then attach the car at spot 1". */
+export function stepsPhrase(steps, past = true) {
+  const said = (steps || []).map((step) => stepPhrase(step, past));
+  return said.length > 1 ? `${said.slice(0, -1).join(", ")}, then ${said[said.length - 1]}` : said[0] || "";
+}
+
+/** "So far you moved 2 spaces clockwise, then attached the car at spot 1." */
+export function soFarWords(steps) {
+  return steps?.length ? `So far you ${stepsPhrase(steps)}.` : "";
 }
 
 function contractCars(state, id) {
@@ -143,7 +202,7 @@ export function stepWords(state, step) {
   m = step.match(/^o(\d+)=(\w+)$/);
   if (m) return `Reorder the complex on space ${m[1]} to ${carsWords(m[2])}`;
   m = step.match(/^e(.)$/);
-  if (m) return `Extra space ${pathWords(m[1])}`;
+  if (m) return `Extra space ${DIRECTION[m[1]] || m[1]}`;
   m = step.match(/^f(\d+)(?:=(\w+))?$/);
   if (m) {
     const using = m[2] ? ` with ${carsWords(m[2])}` : "";
@@ -216,6 +275,8 @@ export function eventWords(state, event) {
       return `${who} swaps the refit piece from space ${event.refit_from} with ${event.piece} on space ${event.refit_to}.`;
     case "resigned":
       return `${who} leaves the game.`;
+    case "seat-handed":
+      return `${who} ${event.why || "left"}: ${event.name} plays the seat from now${event.round ? ` (round ${event.round})` : ""}.`;
     case "over":
       return "The game is over.";
     default:
@@ -253,10 +314,39 @@ export function waitingWords(state) {
 export function outcomeWords(state) {
   const result = state.result;
   if (!result) return "The game is over.";
-  const winners = result.winners || [];
+  // The site's places when it has them (a seat whose holder left is placed last).
+  const firsts = (state.seats || []).filter((seat) => seat.place === 1).map((seat) => seat.seat);
+  const winners = firsts.length ? firsts : result.winners || [];
   if (!winners.length) return "The game is over.";
   const score = result.scores?.[winners[0]];
   const names = listWords(winners.map((i) => seatName(state, i)));
   const verb = winners.length > 1 ? "share first place" : "wins";
   return `${names} ${verb} with ${score} points.`;
+}
+
+/** A seat played by a bot since its holder left (`seat.left`, from the server), in words:
+ * "played by ExpressBot Medium since round 4 (bob timed out twice in a row)"; "" if no
+ * one left it; "left in round 6 (timed out twice in a row)" when the game ended with it. */
+export function playedByWords(seat) {
+  const left = seat?.left;
+  if (!left) return "";
+  const when = left.round ? ` round ${left.round}` : "";
+  const why = `${seat.name ? `${seat.name} ` : ""}${left.why || "left"}`;
+  if (left.name) return `played by ${left.name} since${when || " then"} (${why})`;
+  return `left${when ? ` in${when}` : ""} (${left.why || "left"})`;
+}
+
+const signedChange = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "\u00b10");
+
+/** A seat's rating as the state gives it (never computed here): "1200", with "?" when
+ * provisional; null when the seat shows none (a guest, a bot, a casual game's end). */
+export function ratingText(seat) {
+  if (!seat || seat.rating === null || seat.rating === undefined) return null;
+  return `${seat.rating}${seat.rating_provisional ? "?" : ""}`;
+}
+
+/** The rating's change in this game once it is over ("+75", "−75"), or null. */
+export function changeText(state, seat) {
+  if (!state.over || seat?.rating_change === null || seat?.rating_change === undefined) return null;
+  return signedChange(seat.rating_change);
 }

@@ -49,7 +49,10 @@ export function formatDeadline(when, { short = false } = {}) {
  * `[data-clock-slot=<side>]` in each, and that seat's clock goes there, beside the board, as
  * lichess shows it (issue #27: on a phone the box was below the board, the controls and the
  * player's card). Clocks without a slot go in the box ([data-clocks]), captioned with the
- * time control; the box hides when it holds none. */
+ * time control; the box hides when it holds none. A box marked `data-clock-bar` takes every
+ * clock, slots or not: a compact bar the view keeps in view (sticky) while its player
+ * decides (issue #42: a game of up to four seats has no bar beside the board per player);
+ * the viewer's own clock there says "You". */
 export class ClockDisplay {
   constructor(container) {
     this.container = container;
@@ -64,7 +67,11 @@ export class ClockDisplay {
   update(state) {
     this.clock = state.clock || null;
     this.seats = state.seats || [];
+    this.viewer = state.viewer ?? null;
     this.over = Boolean(state.over);
+    // A finished game's clocks no longer run: its bar scrolls away with the page instead
+    // of staying over the final scoring.
+    this.container?.classList.toggle("is-over", this.over);
     this.receivedAt = performance.now();
     this.build();
     this.render();
@@ -83,20 +90,29 @@ export class ClockDisplay {
       this.container.hidden = true;
       return;
     }
-    const caption = el("p", "clocks-control", this.clock.control?.label || "");
+    const bar = this.container.hasAttribute("data-clock-bar");
+    const caption = el("p", bar ? "clocks-control visually-hidden" : "clocks-control",
+      this.clock.control?.label || "");
     this.container.append(caption);
     let boxed = 0;
     (this.clock.remaining || []).forEach((ms, index) => {
       if (ms === null || ms === undefined) return;
       const seat = this.seats[index] || {};
-      const slot = seat.side ? document.querySelector(`[data-clock-slot="${seat.side}"]`) : null;
-      const item = el("div", `clock side-${seat.side || index}${slot ? " is-on-bar" : ""}`);
+      const slot = seat.side && !bar ? document.querySelector(`[data-clock-slot="${seat.side}"]`) : null;
+      const mine = index === this.viewer;
+      const item = el("div", `clock side-${seat.side || index}${slot ? " is-on-bar" : ""}${mine ? " is-mine" : ""}`);
       item.dataset.seat = String(index);
-      const name = el("span", slot ? "clock-name visually-hidden" : "clock-name",
-        seat.name ? `${seat.name} (${seat.label})` : seat.label || "");
+      const full = seat.name ? `${seat.name} (${seat.label})` : seat.label || "";
       const time = el("span", "clock-time");
       time.setAttribute("role", "timer");
-      item.append(name, time);
+      if (bar) {
+        // Short on the bar ("You", "bob"), whole for screen readers ("bob (Seat 2)").
+        const shown = el("span", "clock-name", mine ? "You" : seat.name || seat.label || "");
+        shown.setAttribute("aria-hidden", "true");
+        item.append(shown, el("span", "visually-hidden", mine ? `You, ${full}` : full), time);
+      } else {
+        item.append(el("span", slot ? "clock-name visually-hidden" : "clock-name", full), time);
+      }
       const deadline = (this.clock.deadlines || [])[index];
       if (deadline && !this.over) {
         // correspondence: the date the seat's decision is due, beside its countdown

@@ -71,6 +71,15 @@ function postForm(action, csrf, button) {
   return form;
 }
 
+// Whether two rows show the same seek alike: the words, the class and where each link and
+// form goes (a row the server drew differs from lobby.js's in spacing and CSRF mask only).
+function sameRow(a, b) {
+  const words = (node) => node.textContent.replace(/\s+/g, "");
+  const targets = (node) => [...node.querySelectorAll("a[href], form[action]")]
+    .map((t) => t.getAttribute("href") ?? t.getAttribute("action")).join(" ");
+  return a.className === b.className && words(a) === words(b) && targets(a) === targets(b);
+}
+
 // One seek from the viewer's side: the same row as templates/games/_seek.html.
 function seekRow(seek, me, csrf, several) {
   const mine = Boolean(me) && seek.by === me;
@@ -125,9 +134,20 @@ function watchSeeks(table) {
     if (empty) empty.hidden = !isEmpty;
   };
   const row = (seek) => seekRow(seek, me, csrf, several);
+  // A snapshot (the socket's first frame, a poll) keeps the rows that did not change: the
+  // same nodes in place, so a row the keyboard is on keeps its focus and a row being read
+  // is not swapped under the reader; only new or changed rows are made.
   const render = (seeks) => {
     const mineFirst = [...seeks].sort((a, b) => Number(b.by === me) - Number(a.by === me));
-    body.replaceChildren(...mineFirst.map(row));
+    const rows = mineFirst.map((seek) => {
+      const fresh = row(seek);
+      const old = body.querySelector(`li[data-id="${seek.id}"]`);
+      return old && sameRow(old, fresh) ? old : fresh;
+    });
+    rows.forEach((node, i) => {
+      if (body.children[i] !== node) body.insertBefore(node, body.children[i] ?? null);
+    });
+    while (body.children.length > rows.length) body.lastElementChild.remove();
     setEmpty(seeks.length === 0);
   };
   const add = (seek) => {

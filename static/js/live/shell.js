@@ -55,6 +55,9 @@
 //   describeOutcome(state) -> string   the status line once `state.over` ("… wins").
 //   setInteractive(on)        on: the viewer may act now (their seat is in `acting`, the game
 //                             is not over, no animation runs); offer controls only then.
+//   told(frame, before)       (optional) the events of a frame that is no turn (a seat
+//                             left and a bot plays it on: `resigned`), for the view's log;
+//                             the shell calls draw(after) next.
 //   queued(frame)             (optional) the viewer's pre-turn was stored, cancelled, or
 //                             played at its reveal (`played`, `dropped`, `reason`).
 //   showLast(frame)           (optional) mark a turn already applied: on load the shell asks
@@ -76,6 +79,10 @@ const STATUS_TEXT = {
 
 const seatName = (seat) => seat?.name || seat?.label || "";
 const SIGNED_OUT = 4401; // the socket's close code when its session signed out
+const SIGNED_OUT_TEXT = "You signed out, so this page no longer plays for you. Sign in again to play.";
+// Carries that message over the reload that makes the page a spectator's (sessionStorage:
+// this tab only; the value is the page's path, so another game's page does not show it).
+const SIGNED_OUT_KEY = "cargo:signed-out";
 
 export const spectatorText = (count) =>
   `${count} ${count === 1 ? "spectator" : "spectators"}`;
@@ -169,9 +176,10 @@ export async function startLiveGame(root) {
     box.replaceChildren();
     const me = mySeat();
     const offer = state.rematch;
-    // Two seats swap colours; more turn by one seat (games.play's rematch).
+    // Two seats swap (Cargo Connect's colours: its view's `data-swap`); more turn by one
+    // seat (games.turns.play's rematch).
     const many = (state.seats || []).length > 2;
-    const turned = many ? "seats turned by one" : "colours swapped";
+    const turned = many ? "seats turned by one" : box.dataset.swap || "seats swapped";
     if (state.over && !me && offer?.game && offer.url) {
       // A spectator follows the players to their rematch (lichess does), or is offered it.
       const link = el("a", "btn primary", "Watch the rematch");
@@ -298,14 +306,20 @@ export async function startLiveGame(root) {
         }),
       onResigned: (frame) =>
         enqueue(() => {
+          const before = state;
           state = merge(frame.state || { over: true, resigned: frame.side, acting: [] });
+          if (frame.events?.length) view.told?.(frame, before);
           drawAll();
           const seat = seatOfSide(frame.side);
-          // The site resigns for a seat too (the Daily Challenge's day ended): the state's
-          // `ending` words it; only a real resignation is called one.
+          // The site resigns for a seat too (the Daily Challenge's day ended, two timeouts
+          // in a row): the state's `ending` words it, or the seat's `left` (a bot plays it
+          // on, issue #42); only a real resignation is called one.
+          const left = seat?.left;
+          const who = `${seatName(seat) || frame.side} (${seat?.label ?? frame.side})`;
           const text = state.over && state.ending?.text
             ? `${state.ending.text}.`
-            : `${seatName(seat) || frame.side} (${seat?.label ?? frame.side}) resigned.`;
+            : left ? `${who} ${left.why}${left.name ? `: ${left.name} plays the seat from now` : ""}.`
+              : `${who} resigned.`;
           announce(text);
           message(text);
         }),
@@ -325,6 +339,15 @@ export async function startLiveGame(root) {
         }),
       onState: (next) =>
         enqueue(() => {
+          // A seat's page given a spectator's snapshot: the seat changed hands (a bot plays
+          // it on since its holder left, docs/live-protocol.md). The page becomes the one
+          // a spectator gets, as a reload would show it.
+          if (viewer !== null && next.viewer === null) {
+            // Signed out: the socket came back as a spectator's; the reloaded page says why.
+            if (signedOutShown) sessionStorage.setItem(SIGNED_OUT_KEY, location.pathname);
+            window.location.reload();
+            return;
+          }
           state = merge(next);
           drawAll();
         }),
@@ -338,7 +361,7 @@ export async function startLiveGame(root) {
         chat?.disconnected();
         if (code === SIGNED_OUT && viewer !== null && !signedOutShown) {
           signedOutShown = true;
-          message("You signed out, so this page no longer plays for you. Sign in again to play.", true);
+          message(SIGNED_OUT_TEXT, true);
         }
       },
       onDuplicate: (frame) =>
@@ -393,6 +416,10 @@ export async function startLiveGame(root) {
 
   drawAll();
   announce(state.over ? `${outcome()}.` : yourTurn() ? "Your turn." : "");
+  if (sessionStorage.getItem(SIGNED_OUT_KEY) === location.pathname) {
+    sessionStorage.removeItem(SIGNED_OUT_KEY);
+    if (viewer === null) message(SIGNED_OUT_TEXT, true);
+  }
   socket.start();
   const handle = { get state() { return state; }, socket, view }; // for tests and debugging
   window.liveGame = handle;

@@ -17,7 +17,14 @@
 //                      4429/1013 back off (`afterClose`)
 //   onStatus(status)   "connecting" | "live" | "reconnecting" | "polling" | "offline"
 //
+// A game frame from the socket may carry a diff of the state instead of the state
+// (docs/live-protocol.md, "Frames that carry what changed"): the socket applies it to the
+// state this connection holds (./diff.js) and hands the page the frame with its whole
+// `state`, as before; a diff that does not start from that state is dropped and the page
+// catches up (`sync`), which ends with the state whole.
+//
 // It knows the protocol's frames and plies, never a game's rules or tokens.
+import { HeldState } from "./diff.js";
 import { wsUrl } from "./dom.js";
 import { notificationFrame, socketReopened } from "../notifications.js";
 
@@ -69,6 +76,7 @@ export class GameSocket {
     this.firstSync = true;
     this.stopped = false;
     this.status = "connecting";
+    this.held = new HeldState(); // the state this socket's connection holds
   }
 
   start() {
@@ -109,6 +117,7 @@ export class GameSocket {
       return;
     }
     this.ws = ws;
+    this.held.reset(); // a new connection sends its state whole first
     let opened = false;
     let heard = false; // a socket that closes before any frame arrives counts as a failure
     const openTimer = setTimeout(() => {
@@ -143,7 +152,12 @@ export class GameSocket {
         return;
       }
       if (notificationFrame(frame)) return; // for the header's bell, not the game
-      this.handleFrame(frame);
+      const whole = this.held.take(frame);
+      if (whole === null) {
+        this.sync(this.ply); // a diff from a state this page does not hold: catch up
+        return;
+      }
+      this.handleFrame(whole);
     });
     ws.addEventListener("close", (event) => {
       this.h.onClosed?.(event.code);

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class ApiConfig(AppConfig):
+    """The public API: tokens, their scopes and limits, the endpoints under /api/ and
+    their OpenAPI 3.1 description (api/__init__.py)."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "api"

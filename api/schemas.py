@@ -1,0 +1,238 @@
+"""The shapes the API answers, as pydantic models (django-ninja turns them into the OpenAPI
+description's JSON Schemas, 2020-12 as 3.1 has it). Field names are snake_case, as the
+site's own JSON (the live protocol) has them. A game's `state` is the live protocol's state
+for the asking viewer (docs/live-protocol.md), whose shape is each game kind's: an object
+here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ninja import Schema
+from pydantic import Field
+
+
+class ErrorOut(Schema):
+    code: str
+    error: str
+
+
+class RatingOut(Schema):
+    game: str  # the game type's key, e.g. cargo-connect
+    game_name: str
+    system: str  # "elo", "openskill" or "vs_cargobot"
+    rating: int
+    games: int
+    provisional: bool
+
+
+class ProfileOut(Schema):
+    username: str
+    url: str
+    joined: str  # ISO 8601
+    games_counted: int  # online and casual-vs-bot games the profile counts
+    ratings: list[RatingOut]
+
+
+class PlayerOut(Schema):
+    seat: int  # 0-based
+    side: str  # the kind's name for the seat ("blue", "orange"; "1".."4")
+    name: str
+    username: str | None  # a member's; None for a guest or a bot
+    bot: str | None  # the bot's level when a bot plays the seat
+    score: int | None
+    place: int | None
+    outcome: str  # "win", "loss", "draw" or "" while the game goes on
+    resigned: bool
+
+
+class GameOut(Schema):
+    id: str
+    url: str
+    game: str
+    mode: str  # "online", "bot" or "daily"
+    rated: bool
+    status: str  # "active", "finished", "aborted", "voided"
+    termination: str
+    created_at: str
+    finished_at: str | None
+    ply: int
+    players: list[PlayerOut]
+    viewer: str  # "seat", "spectator" or "everything" (a finished game: all of it)
+    seat: int | None  # the asker's seat, if they hold one
+    record: str  # the record in the game's notation, as this viewer may have it
+    state: dict[str, Any]  # the live protocol's state for this viewer
+
+
+class GameLine(Schema):
+    """One line of the NDJSON export: a finished game, everything in it public."""
+
+    id: str
+    url: str
+    game: str
+    mode: str
+    rated: bool
+    status: str
+    termination: str
+    created_at: str
+    finished_at: str | None
+    ply: int
+    tokens: list[str]  # every turn's token, in order (the game's notation)
+    players: list[PlayerOut]
+
+
+class RankOut(Schema):
+    rank: int
+    username: str
+    rating: int
+    games: int
+    provisional: bool
+
+
+class BoardOut(Schema):
+    game: str
+    rating: str  # "elo" (online; the game's method) or "bot" (vs CargoBot)
+    title: str
+    rules: str
+    rows: list[RankOut]
+
+
+class DailyStandingOut(Schema):
+    difficulty: str
+    state: str  # "not_started", "in_progress", "finished", "voided"
+    game_id: str | None
+    score: int | None
+    bot_score: int | None
+    outcome: str
+    shown: str | None
+
+
+class DailyOut(Schema):
+    day: str  # the Pacific date
+    size: int
+    ends_at: str
+    players: int
+    url: str
+    you: list[DailyStandingOut]  # the asker's own games of the day, per difficulty
+
+
+class PuzzleOut(Schema):
+    date: str
+    day: str  # "Monday" … "Sunday"
+    open: bool  # its day has come; a day to come tells nothing of its puzzle
+    url: str | None
+    size: int | None
+    goal: str | None
+    turns: int | None
+    start: str | None  # the start position, in Cargo Connect's notation
+
+
+class WeekOut(Schema):
+    monday: str
+    published: bool
+    puzzles: list[PuzzleOut]
+
+
+class TournamentRow(Schema):
+    id: str
+    url: str
+    name: str
+    game: str
+    system: str
+    status: str
+    rounds: int
+    time_control: str
+    rated: bool
+    bots_allowed: bool
+    table_size: int
+    starts_at: str
+    players: int
+
+
+class TournamentsOut(Schema):
+    upcoming: list[TournamentRow]
+    running: list[TournamentRow]
+    finished: list[TournamentRow]
+
+
+class StandingOut(Schema):
+    rank: int
+    username: str
+    points: str
+    tie_breaks: list[str]
+    games: int
+    byes: int
+    withdrawn: bool
+
+
+class PlaceOut(Schema):
+    username: str
+    seat: str
+    result: str
+    forfeit: bool
+
+
+class TableOut(Schema):
+    number: int
+    game_id: str | None
+    result: str
+    active: bool
+    places: list[PlaceOut]
+
+
+class RoundOut(Schema):
+    number: int
+    finished: bool
+    tables: list[TableOut]
+    byes: list[str]
+
+
+class TournamentOut(TournamentRow):
+    tie_breaks: list[str]
+    entrants: list[str]
+    standings: list[StandingOut]
+    rounds_played: list[RoundOut]
+
+
+class StreamLine(Schema):
+    """A line of a live stream: a live-protocol frame (docs/live-protocol.md), whose fields
+    besides `type` are the frame's own; an empty line between them is the keep-alive."""
+
+    model_config = {"extra": "allow"}
+    type: str  # "state", "turn", "resigned", "ended", "presence", "gameStart", ...
+
+
+class DecisionIn(Schema):
+    """A decision as a seat's socket sends it (`{"type": "turn"}`): its number and token."""
+
+    ply: int = Field(ge=0, le=1_000_000, description=(
+        "The decision's number: the game's ply for a game of turns (Cargo Connect), the "
+        "seat's own count for one whose seats decide at once (Cargo Express: the state's "
+        "`seqs`)."))
+    token: str = Field(min_length=1, max_length=256, description=(
+        "The decision in the game's notation (docs/live-protocol.md), as the game page "
+        "sends it."))
+
+
+class ResignIn(Schema):
+    ply: int | None = Field(None, ge=0, le=1_000_000,
+                            description="The game's ply the client knew (optional).")
+
+
+class QueueIn(Schema):
+    """A pre-turn as a seat's socket queues it (`{"type": "queue"}`, Cargo Express)."""
+
+    key: str = Field(min_length=1, max_length=16, description=(
+        "The turn the steps are for: the seat's state's `legal.next.key` (another turn's "
+        "key is refused as stale)."))
+    steps: list[str] = Field(max_length=12, description=(
+        "The turn's steps in the game's notation, played at the reveal if still legal; "
+        "none cancels what was queued."))
+
+
+class PlayOut(Schema):
+    """A decision or a resignation taken: the frame the seat's socket gets for it (its
+    audience's), which every viewer's stream carries too."""
+
+    ok: bool
+    frame: dict[str, Any]

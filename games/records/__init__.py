@@ -1,0 +1,2 @@
+"""A game's record after the fact: history, catch-up, replays and export (`history`), and the
+game review (`review`)."""

@@ -1,0 +1,75 @@
+"""The scope-by-endpoint matrix: every operation of the served description is tried with
+a token holding each scope alone; only its own scope opens it (403 `missing_scope`
+otherwise, nothing changed). A new endpoint without a row here fails
+`test_every_operation_has_a_url`."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.models import AccessToken
+from api.scopes import ALL, Scope
+from tests.api.support import ask, bearer_client, operations, paths, token_for
+
+# Each endpoint's scope, exactly.
+SCOPE_OF = {"getUser": Scope.READ, "getGame": Scope.READ, "exportGames": Scope.READ,
+            "getRankings": Scope.READ, "getDailyChallenge": Scope.READ,
+            "getWeekPuzzles": Scope.READ, "listTournaments": Scope.READ,
+            "getTournament": Scope.READ, "streamGame": Scope.READ,
+            "streamEvents": Scope.READ,
+            "boardDecision": Scope.BOARD_PLAY, "boardResign": Scope.BOARD_PLAY,
+            "botDecision": Scope.BOT_PLAY, "botResign": Scope.BOT_PLAY,
+            "boardQueue": Scope.BOARD_PLAY, "botQueue": Scope.BOT_PLAY}
+# What an operation answers its own scope: a read's 200; a play's body here is refused
+# once the token is through (`support.REFUSED_BODY`), so nothing changes.
+OPENED = {"get": 200, "post": "400 bad_request"}
+
+
+def outcome(answer) -> int | str:
+    if answer.status_code in (400, 403):
+        return f"{answer.status_code} {answer.json()['code']}"
+    return answer.status_code
+
+
+def test_every_operation_has_a_url_and_its_scope_here(people):
+    described = operations()
+    assert set(described) == set(SCOPE_OF) == set(paths(people))
+    assert {key: Scope(scope) for key, (_, _, scope) in described.items()} == SCOPE_OF
+
+
+@pytest.mark.parametrize("scope", ALL, ids=lambda s: s.value)
+def test_each_endpoint_opens_to_its_own_scope_only(people, scope):
+    urls, described = paths(people), operations()
+    token = token_for(people["marta"], scope)
+    client = bearer_client(token)
+    got = {}
+    for key, url in urls.items():
+        method = described[key][0]
+        got[key] = outcome(ask(client, method, url))
+    want = {key: OPENED[described[key][0]] if SCOPE_OF[key] == scope
+            else "403 missing_scope" for key in urls}
+    assert got == want
+
+
+def test_a_token_with_every_scope_opens_every_endpoint(people):
+    client = bearer_client(token_for(people["marta"], *ALL))
+    described = operations()
+    assert {key: outcome(ask(client, described[key][0], url))
+            for key, url in paths(people).items()} \
+        == {key: OPENED[described[key][0]] for key in SCOPE_OF}
+
+
+@pytest.mark.parametrize("key", sorted(SCOPE_OF))
+def test_every_endpoint_refuses_no_token_revoked_and_expired_alike(people, key):
+    from django.utils import timezone
+
+    url, method = paths(people)[key], operations()[key][0]
+    assert ask(bearer_client(None), method, url).json()["code"] == "no_token"
+    token = token_for(people["kofi"])
+    AccessToken.objects.filter(user=people["kofi"]).update(revoked_at=timezone.now())
+    answer = ask(bearer_client(token), method, url)
+    assert (answer.status_code, answer.json()["code"]) == (401, "revoked_token")
+    expired = token_for(people["ines"])
+    AccessToken.objects.filter(user=people["ines"]).update(expires_at=timezone.now())
+    answer = ask(bearer_client(expired), method, url)
+    assert (answer.status_code, answer.json()["code"]) == (401, "expired_token")

@@ -1,0 +1,179 @@
+"""A tournament's page, live (docs/tournaments.md, "Live"): its channel groups, the
+`sections` frame and when it is sent. The socket that hears them is tournaments/socket.py.
+
+Each frame re-renders sections of the page (`tournaments.pages.sections_of`: the facts,
+the viewer's own "Play now", then a Swiss's standings and rounds, or an arena's `arena`
+section: its standings with the sheets, the latest games, the podium) as server-rendered
+HTML, from the same reads (`pages.section_context`) and the same partials
+(templates/tournaments/_<name>.html) as the page itself, so the page stays game-agnostic
+and static/js/tournaments-live.js only swaps them in. A caller names what changed as a
+Swiss's sections (`standings`, `rounds`); an arena's page gets its `arena` section for
+either.
+
+- `tournament.<id>`: every socket on the tournament's page. Its frames are rendered once,
+  for nobody in particular: no "you" marked, no game offered to play (the page marks its
+  own row and game from `data-user` / `data-game`);
+- `tournament.<id>.user.<member id>`: that member's sockets on that page alone, for their
+  own "Play now" (their game, or none): never another's;
+- `tournaments`: every socket on the list (/tournaments/): a `row` frame (the tournament's
+  row of the list, with its group, game and start) whenever its page's sections are sent
+  to everyone, and when a tournament is made (`created`).
+
+Every send happens after the change committed (`on_commit`, or a caller that runs after
+commit: the finish seam's `AFTER_COMMIT` stage); a frame carries `at`, the time (ms) its
+reads began, so a page that got newer sections (on connect) drops an older frame still on
+its way. A render or send that fails is logged and changes nothing that was committed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.template.loader import render_to_string
+
+from games.frames import broadcast
+from tournaments import pages
+from tournaments.models import Tournament
+
+log = logging.getLogger(__name__)
+
+EVERYONE = ("facts", "standings", "rounds")  # the sections every viewer sees alike
+
+
+LIST_GROUP = "tournaments"  # every socket on the tournaments' list
+
+
+def group(tournament_id: str) -> str:
+    """Every socket on the tournament's page (Channels' group names: ASCII letters,
+    digits, `-_.`, under 100 characters; a tournament id is 10 base62 characters)."""
+    return f"tournament.{tournament_id}"
+
+
+def member_group(tournament_id: str, user_id: int) -> str:
+    """One member's sockets on the tournament's page."""
+    return f"tournament.{tournament_id}.user.{user_id}"
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def page_names(tournament: Tournament, names: Iterable[str]) -> tuple[str, ...]:
+    """`names` as `tournament`'s page has them, in the page's order: an arena's page has
+    its `arena` section where a Swiss's has `standings` and `rounds`."""
+    names = set(names)
+    if tournament.arena and names & {"standings", "rounds"}:
+        names.add("arena")
+    return tuple(n for n in pages.sections_of(tournament) if n in names)
+
+
+def sections(tournament: Tournament, names: Iterable[str], you: str = "",
+             user: Any = None, playing: str | None = None) -> dict[str, Any]:
+    """The `sections` frame of `names` (those `tournament`'s page has), rendered for the
+    viewer `user` (named `you`) playing `playing` (all empty: for nobody in
+    particular)."""
+    at = now_ms()
+    wanted = page_names(tournament, names)
+    context = pages.section_context(tournament, wanted, you=you, user=user, playing=playing)
+    return {"type": "sections", "tournament": tournament.id, "at": at,
+            "sections": {n: render_to_string(f"tournaments/_{n}.html", context).strip()
+                         for n in wanted}}
+
+
+def exists(tournament_id: str) -> bool:
+    return Tournament.objects.filter(pk=tournament_id).exists()
+
+
+def viewer_sections(tournament_id: str, user: Any) -> dict[str, Any] | None:
+    """Every section as `user` sees it now (a socket's connect and `sync`); None if there
+    is no such tournament."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    viewer = pages.viewer_of(tournament, user)
+    you = user.username if getattr(user, "is_authenticated", False) else ""
+    return sections(tournament, pages.SECTIONS, you=you, user=user, playing=viewer.playing)
+
+
+def row(tournament: Tournament) -> dict[str, Any]:
+    """The list's row of one tournament (templates/tournaments/_row.html) with where it
+    goes: its group, its game (a page of one game drops the others') and its start (the
+    order within the group)."""
+    at = now_ms()
+    html = render_to_string("tournaments/_row.html", {"row": pages.row_of(tournament)})
+    return {"tournament": tournament.id, "group": pages.group_of(tournament),
+            "game": tournament.game_type, "starts": int(tournament.starts_at.timestamp()),
+            "at": at, "html": html.strip()}
+
+
+def row_frame(tournament: Tournament) -> dict[str, Any]:
+    return {"type": "row", **row(tournament)}
+
+
+def list_frame(game: str | None) -> dict[str, Any]:
+    """The `list` frame: every row the list page shows now (of one game, or all), by
+    group, in the page's order (a socket's connect and `sync`)."""
+    at = now_ms()
+    groups = pages.listing(game)
+    rows = {key: [render_to_string("tournaments/_row.html", {"row": r}).strip()
+                  for r in groups[key]] for key, _label, _statuses in pages.GROUPS}
+    return {"type": "list", "game": game or "", "at": at, "rows": rows}
+
+
+def send_sections(tournament_id: str, names: Iterable[str] = EVERYONE,
+                  members: Iterable[int] = ()) -> None:
+    """Now (the caller's change has committed): `names` to every socket on the page, then
+    each of `members` their own "Play now" (their game of the tournament in progress, or
+    none). Failures are logged: what was committed stands, and pages catch up on their
+    next connect."""
+    try:
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:
+            return
+        names = page_names(tournament, set(names) - {"play"})
+        if names:
+            broadcast.send_to_group(group(tournament_id), sections(tournament, names))
+            broadcast.send_to_group(LIST_GROUP, row_frame(tournament))
+        users = get_user_model().objects.filter(pk__in=list(members))
+        for user in users:
+            playing = pages.viewer_of(tournament, user).playing
+            broadcast.send_to_group(member_group(tournament_id, user.pk),
+                                    sections(tournament, ("play",), user=user,
+                                             playing=playing))
+    except Exception:
+        log.exception("tournament %s: its live sections could not be sent", tournament_id)
+
+
+def created(tournament_id: str) -> None:
+    """After a tournament's creation commits: its row to the list's sockets."""
+
+    def send() -> None:
+        try:
+            tournament = Tournament.objects.filter(pk=tournament_id).first()
+            if tournament is not None:
+                broadcast.send_to_group(LIST_GROUP, row_frame(tournament))
+        except Exception:
+            log.exception("tournament %s: its row could not be sent", tournament_id)
+
+    transaction.on_commit(send)
+
+
+def after_game_frames(tournament_id: str, names: Iterable[str] = EVERYONE,
+                      members: Iterable[int] = ()) -> None:
+    """`send_sections` once the frames the caller's service call sends are sent (a game's
+    end, from the finish seam: the game's own last frames first, not kept waiting on this
+    render; `games.frames.broadcast.after_sends`), or now outside a socket's call."""
+    names, members = tuple(names), tuple(members)
+    broadcast.after_sends(lambda: send_sections(tournament_id, names, members))
+
+
+def on_commit(tournament_id: str, names: Iterable[str] = EVERYONE,
+              members: Iterable[int] = ()) -> None:
+    """`send_sections` once the caller's transaction commits (nothing if it rolls back)."""
+    names, members = tuple(names), tuple(members)
+    transaction.on_commit(lambda: send_sections(tournament_id, names, members))

@@ -1,0 +1,33 @@
+"""The tournaments' Celery tasks: `tick` from beat (CELERY_BEAT_SCHEDULE), `advance` sent by
+name (`common.queue.enqueue`) once a round's last game has ended, `arena_pass` sent by
+name when an arena's players become free. The tick first announces
+the schedules' due tournaments (`tournaments.schedules.create_due`, once per period under
+the schedule's lock). Both call
+`tournaments.rounds.advance`, which holds the tournament (an advisory lock on PostgreSQL,
+the row everywhere) and reads its state again: running them twice, or from two beat
+processes, starts each round once."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from . import arenas, rounds, schedules
+
+
+@shared_task(name="tournaments.tick", time_limit=300, ignore_result=True)
+def tick() -> list[str]:
+    """The schedules' due tournaments announced (each once), then every Swiss due or
+    running moved on, and every arena's pairing pass."""
+    return schedules.create_due() + rounds.tick() + arenas.tick()
+
+
+@shared_task(name="tournaments.advance", time_limit=300, ignore_result=True)
+def advance(tournament_id: str) -> str:
+    return rounds.advance(tournament_id)
+
+
+@shared_task(name="tournaments.arena_pass", time_limit=60, ignore_result=True)
+def arena_pass(tournament_id: str) -> str:
+    """An arena's pairing pass, sent by name when its players become free (a game's end,
+    a join, a resume): `tournaments.arenas.pair`."""
+    return arenas.pair(tournament_id)
