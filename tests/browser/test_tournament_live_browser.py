@@ -17,8 +17,11 @@ from games.actors import Actor
 from tests.browser.axe import assert_accessible
 from tests.browser.devices import sign_in
 from tests.browser.screens import browser, new_page
+from tests.games.bot_support import eager
 from tournaments import services
 from tournaments.models import Sitting, Tournament
+
+__all__ = ["eager"]
 
 PASSWORD = "a-long-cargo-pass"
 
@@ -33,7 +36,10 @@ def in_thread(func, *args):
 
 
 @pytest.fixture
-def running(transactional_db):
+def running(transactional_db, eager):  # noqa: F811
+    """Round 1 of a Swiss of four under way; the round's end is moved on by the task the
+    finish seam sends (`tournaments.advance`), run in-process as the embedded default
+    runs it, whatever REDIS_URL says (no worker hears the tests' broker)."""
     User = get_user_model()
     people = [User.objects.create_user(name, f"{name}@example.com", PASSWORD)
               for name in ("alice", "bob", "carol", "dmitri")]
