@@ -1,0 +1,528 @@
+"""An arena under load (issue #46's acceptance; docs/tournaments-arena.md, "Load"): scripted
+players over real WebSockets, each on the arena's page and in the games it is paired in.
+
+    .venv/bin/python scripts/load_arena.py --url http://127.0.0.1:8301 \\
+        --url http://127.0.0.1:8302 --players 200 --duration 600 --think 1.0
+
+scripts/load_arena.sh runs it in the production setup (a fresh PostgreSQL database, DEBUG
+off, two ASGI processes, Redis, a Celery worker and beat). Setup: `manage.py
+arena_load_setup` (run by this script with the same environment, so point DATABASE_URL at
+the servers' database) makes the members, their sessions and the arena, every member
+joined; once every player's page socket is open, `arena_load_setup --start` moves the
+arena's start so that it ends --duration seconds from then and sends the passes.
+
+Each player (`ArenaPlayer`) holds the tournament page's socket (`/ws/tournament/<id>/`,
+its session cookie) and learns each of its games from its own `play` section (the "Play
+now" link's `data-game`), then opens that game's socket and plays it as
+scripts/live_client.py's `Player` does (a random legal turn --think seconds after it is its
+turn; its side from the first state's `you`); after the game's end it waits for the next.
+The arena's end ends the run: the players finish their games and stop once the page says
+the arena is finished (or after --drain seconds). Measured and printed (JSON):
+
+- **end -> next pairing**: a game's end (the frame whose state is over, on the game's
+  socket) -> the `play` section that names the player's next game, per player and game
+  (a game named before the end's frame counts 0 s; `told_during_game` counts those). An
+  end at least `UNPAIRED_MARGIN` s before the arena's end that never got a next game
+  counts its wait until the arena's end (a lower bound), and `unpaired` says how many;
+- **standings after a result**: a game's end -> the first `sections` frame on that
+  player's page socket whose `arena` section shows the player's line with as many games
+  as the player has finished games that count (played out or on time: a forfeit,
+  resignation or abort counts for no sheet), per player and game (0 s if such a frame came
+  first);
+- **nobody in two games**, from the database: no member with two games of the arena that
+  overlap (a game made before the member's previous one ended); and during the run the
+  players told of a game while their current one's end had not reached them;
+- **no game lost**: every pairing's game told to both its players, finished (not still
+  active, aborted or forfeited), every turn acknowledged stored at its ply by its seat with
+  its token, and every stored turn acknowledged;
+- games played, turns/s over the arena's time, ack latency, and with --server-pid /
+  --worker-pid the CPU seconds of the ASGI processes, the Celery worker and beat (and their
+  children), PostgreSQL and Redis over that time.
+
+Frames that carry an `at` older than the section shown are dropped, as the page drops them
+(static/js/tournaments-live.js). Exit status 1 if anyone was in two games, a game or a turn
+was lost, or a client failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from live_client import GameRun, Player, Stats, insecure_context
+from load_live import cpu_seconds, cpu_used, latency, machine_cpu
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+from websockets.typing import Origin
+
+ROOT = Path(__file__).resolve().parent.parent
+UNPAIRED_MARGIN = 3.0  # s: an end this long before the arena's end must be paired again
+COUNTED = ("played_out", "timed_out")  # endings a sheet counts (the others: no points)
+GAME_LINK = re.compile(r'data-game="([0-9A-Za-z]{10})"')
+LINE_GAMES = re.compile(r'<td class="points">-?\d+</td>\s*<td>(\d+)</td>')
+
+
+@dataclass
+class Measures:
+    """What every player adds to: the latencies (seconds) and the events counted."""
+
+    pairing: list[float] = field(default_factory=list)
+    unpaired: list[dict[str, Any]] = field(default_factory=list)
+    standings: list[float] = field(default_factory=list)
+    standings_first: int = 0  # the standings showed the result before the end's frame
+    told_during_game: list[dict[str, Any]] = field(default_factory=list)
+    told_first: int = 0  # the next game named before the end's frame (counted 0 s)
+    failures: list[str] = field(default_factory=list)
+    ends: int = 0
+
+
+@dataclass
+class Shared:
+    """The run's shared parts: the games' runs (both seats share one), the stop signals."""
+
+    ends_at: float = float("inf")  # the arena's end (epoch seconds)
+    finished: asyncio.Event = field(default_factory=asyncio.Event)  # the page says so
+    abort: asyncio.Event = field(default_factory=asyncio.Event)     # the drain ran out
+    runs: dict[str, GameRun] = field(default_factory=dict)
+    seats: dict[str, list[ArenaSeat]] = field(default_factory=dict)
+
+    def run(self, game_id: str) -> GameRun:
+        return self.runs.setdefault(game_id, GameRun(game_id))
+
+
+class ArenaSeat(Player):
+    """One game of an arena player: live_client's `Player`, its side read from the first
+    state's `you`, the moment its end's frame arrived and how the game ended kept."""
+
+    def __init__(self, run: GameRun, session: str, base: str, *, think: float,
+                 stats: Stats, stop: asyncio.Event, rng: random.Random) -> None:
+        super().__init__(run, "", session, base, think=think, stats=stats, stop=stop, rng=rng)
+        self.ended_at: float | None = None
+        self.termination: str | None = None
+        self.status: str | None = None
+
+    async def _handle(self, frame: dict[str, Any], now: float) -> None:
+        state = frame.get("state")
+        if not self.side and frame["type"] == "state" and isinstance(state, dict):
+            self.side = state.get("you") or ""
+        await super()._handle(frame, now)
+        if self.over and self.ended_at is None:
+            self.ended_at = time.time()
+            if isinstance(state, dict):
+                self.status = state.get("status")
+                self.termination = (state.get("ending") or {}).get("termination")
+
+    @property
+    def counted(self) -> bool:
+        """Does the arena's sheet count this game (a result, not a forfeit)?"""
+        return self.status == "finished" and self.termination in COUNTED
+
+
+def server_for(urls: list[str], path: str) -> str:
+    """The server a socket's path goes to: nginx's `hash $request_uri` in production."""
+    return urls[zlib.crc32(path.encode()) % len(urls)]
+
+
+class ArenaPlayer:
+    """One member: the arena page's socket (`watch`) and its games one after the other
+    (`play_games`)."""
+
+    def __init__(self, name: str, session: str, tournament: str, urls: list[str], *,
+                 think: float, stats: Stats, measures: Measures, shared: Shared,
+                 rng: random.Random) -> None:
+        self.name, self.session, self.tournament, self.urls = name, session, tournament, urls
+        self.think, self.stats, self.measures, self.shared = think, stats, measures, shared
+        self.rng = rng
+        self.opened = asyncio.Event()          # the page's first sections arrived
+        self.games: asyncio.Queue[str] = asyncio.Queue()
+        self.known: set[str] = set()           # every game named to this player
+        self.current: ArenaSeat | None = None  # the game being played
+        self.last_end: float | None = None     # the last game's end, awaiting a next game
+        self.shown: dict[str, int] = {}        # each section's newest `at`
+        self.line_games = 0                    # games on this player's line, newest shown
+        self.reached: dict[int, float] = {}    # when the line first showed k games
+        self.due: dict[int, float] = {}        # the k-th counted end, awaiting its line
+        self.counted = 0                       # this player's ended games that count
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Cookie": f"sessionid={self.session}"}
+
+    async def watch(self) -> None:
+        """The arena page's socket until the arena is finished or the run is aborted."""
+        path = f"/ws/tournament/{self.tournament}/"
+        base = server_for(self.urls, path)
+        async with connect(base.replace("http", "ws", 1) + path, origin=Origin(base),
+                           additional_headers=self.headers, compression=None,
+                           ssl=insecure_context() if base.startswith("https") else None,
+                           max_size=2**24, open_timeout=60) as ws:
+            pinger = asyncio.create_task(self._ping(ws))
+            stopper = asyncio.create_task(self._close_when_done(ws))
+            try:
+                async for text in ws:
+                    self.read(json.loads(text), time.time())
+            finally:
+                pinger.cancel()
+                stopper.cancel()
+
+    async def _ping(self, ws: Any) -> None:
+        while True:  # as the page does (static/js/tournaments-live.js)
+            await asyncio.sleep(25)
+            await ws.send(json.dumps({"type": "ping"}))
+
+    async def _close_when_done(self, ws: Any) -> None:
+        finished = asyncio.create_task(self.shared.finished.wait())
+        aborted = asyncio.create_task(self.shared.abort.wait())
+        await asyncio.wait((finished, aborted), return_when=asyncio.FIRST_COMPLETED)
+        finished.cancel()
+        aborted.cancel()
+        await ws.close()
+
+    def read(self, frame: dict[str, Any], now: float) -> None:
+        if frame.get("type") != "sections":
+            return
+        self.opened.set()
+        for name, html in frame["sections"].items():
+            if self.shown.get(name, -1) > frame["at"]:
+                continue  # older than what is shown: the page drops it too
+            self.shown[name] = frame["at"]
+            if name == "play":
+                self._play_section(html, now)
+            elif name == "arena":
+                self._arena_section(html, now)
+            elif name == "facts" and ('status-finished"' in html or 'status-cancelled"' in html):
+                self.shared.finished.set()
+
+    def _play_section(self, html: str, now: float) -> None:
+        found = GAME_LINK.search(html)
+        if found is None or found[1] in self.known:
+            return
+        game_id = found[1]
+        self.known.add(game_id)
+        seat = self.current
+        if seat is not None and seat.ended_at is None:
+            self.measures.told_during_game.append(
+                {"player": self.name, "playing": seat.run.id, "told": game_id})
+        if self.last_end is not None:
+            self.measures.pairing.append(max(0.0, now - self.last_end))
+            self.last_end = None
+        self.games.put_nowait(game_id)
+
+    def _arena_section(self, html: str, now: float) -> None:
+        at = html.find(f'data-user="{self.name}"')
+        if at < 0:
+            return
+        found = LINE_GAMES.search(html, at)
+        if found is None:
+            return
+        games = int(found[1])
+        for k in range(self.line_games + 1, games + 1):
+            self.reached.setdefault(k, now)
+        self.line_games = max(self.line_games, games)
+        for k in [k for k in self.due if k in self.reached]:
+            self.measures.standings.append(self.reached[k] - self.due.pop(k))
+
+    async def play_games(self) -> None:
+        """Each game named to this player, in turn, until the arena is finished."""
+        while True:
+            game_id = await self._next_game()
+            if game_id is None:
+                return
+            path = f"/ws/game/{game_id}/"
+            seat = ArenaSeat(self.shared.run(game_id), self.session,
+                             server_for(self.urls, path), think=self.think, stats=self.stats,
+                             stop=self.shared.abort, rng=random.Random(self.rng.random()))
+            self.shared.seats.setdefault(game_id, []).append(seat)
+            self.current = seat
+            try:
+                await seat.play()
+            except (ConnectionClosed, ConnectionError, OSError, TimeoutError) as error:
+                self.measures.failures.append(f"{self.name} in {game_id}: {error!r}")
+            self._ended(seat)
+
+    async def _next_game(self) -> str | None:
+        if not self.games.empty():
+            return self.games.get_nowait()
+        waits = [asyncio.create_task(e.wait()) for e in (self.shared.finished, self.shared.abort)]
+        getting = asyncio.create_task(self.games.get())
+        done, _ = await asyncio.wait([getting, *waits], return_when=asyncio.FIRST_COMPLETED)
+        for task in waits:
+            task.cancel()
+        if getting in done:
+            return getting.result()
+        getting.cancel()
+        return None
+
+    def _ended(self, seat: ArenaSeat) -> None:
+        """The game's end reached this player: the waits it starts."""
+        ended = seat.ended_at
+        if ended is None:
+            return
+        self.measures.ends += 1
+        if not self.games.empty():  # the next game was named before this end's frame
+            self.measures.told_first += 1
+            self.measures.pairing.append(0.0)
+        else:
+            self.last_end = ended
+        if seat.counted:
+            self.counted += 1
+            if self.counted in self.reached:
+                self.measures.standings_first += 1
+                self.measures.standings.append(max(0.0, self.reached[self.counted] - ended))
+            else:
+                self.due[self.counted] = ended
+
+    def unpaired(self) -> dict[str, Any] | None:
+        """At the end: this player's last end, if it came early enough to be paired again
+        and never was."""
+        if self.last_end is None or self.last_end > self.shared.ends_at - UNPAIRED_MARGIN:
+            return None
+        return {"player": self.name, "waited_s": round(self.shared.ends_at - self.last_end, 1)}
+
+
+# --- setup, CPU, the database's checks ----------------------------------------------------
+
+
+def manage(*args: str) -> dict[str, Any]:
+    """`manage.py arena_load_setup ARGS --force` with this environment; its JSON."""
+    cmd = [sys.executable, "manage.py", "arena_load_setup", *args, "--force"]
+    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def tree_cpu(pids: list[int]) -> float:
+    """CPU seconds so far of `pids` and their children (a Celery worker's pool)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(entry.name) in pids or int(fields[1]) in pids:
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def backends_cpu(database: str) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend serving `database` (its process title
+    names it): the share of a PostgreSQL that other sessions use too."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if title.startswith("postgres: ") and f" {database} " in title:
+            fields = stat[stat.rindex(")") + 2:].split()
+            out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    return out
+
+
+def stored(tournament: str) -> tuple[list[tuple[Any, ...]], dict[str, dict[int, tuple[int, str]]]]:
+    """The arena's games from DATABASE_URL: (game, blue's and orange's usernames, status,
+    created, finished, forfeit) in the order made, and each game's turns by ply."""
+    import psycopg
+
+    with psycopg.connect(os.environ["DATABASE_URL"]) as conn:
+        games = conn.execute(
+            "SELECT g.id, ub.username, uo.username, g.status, g.created_at, g.finished_at,"
+            " p.forfeit FROM tournaments_pairing p JOIN games_game g ON g.id = p.game_id"
+            " JOIN tournaments_entry eb ON eb.id = p.blue_id"
+            " JOIN tournaments_entry eo ON eo.id = p.orange_id"
+            " JOIN auth_user ub ON ub.id = eb.user_id JOIN auth_user uo ON uo.id = eo.user_id"
+            " WHERE p.tournament_id = %s ORDER BY p.id", [tournament]).fetchall()
+        turns: dict[str, dict[int, tuple[int, str]]] = {g[0]: {} for g in games}
+        for game_id, ply, seat, token in conn.execute(
+                "SELECT game_id, ply, seat, token FROM games_turn WHERE game_id = ANY(%s)",
+                [list(turns)]):
+            turns[game_id][ply] = (seat, token)
+    return games, turns
+
+
+def overlaps(games: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Members with a game made before their previous one ended (or while it is active)."""
+    by_player: dict[str, list[tuple[Any, ...]]] = {}
+    for game in games:
+        for name in game[1:3]:
+            by_player.setdefault(name, []).append(game)
+    found = []
+    for name, played in by_player.items():
+        played.sort(key=lambda g: g[4])
+        for before, after in zip(played, played[1:], strict=False):
+            if before[5] is None or before[5] > after[4]:
+                found.append({"player": name, "games": [before[0], after[0]],
+                              "ended": str(before[5]), "next_made": str(after[4])})
+    return found
+
+
+def lost_games(games: list[tuple[Any, ...]], turns: dict[str, dict[int, tuple[int, str]]],
+               shared: Shared) -> dict[str, Any]:
+    """Games not played to their end by both players, turns acknowledged but not stored as
+    sent, stored turns nobody was acknowledged."""
+    untold, unfinished, forfeited, lost_turns, unacknowledged = [], [], [], 0, 0
+    for game_id, _blue, _orange, status, _made, _ended, forfeit in games:
+        seats = shared.seats.get(game_id, [])
+        if len(seats) < 2:
+            untold.append(game_id)
+        if status != "finished":
+            unfinished.append(f"{game_id}: {status}")
+        if forfeit is not None:
+            forfeited.append(game_id)
+        rows = turns[game_id]
+        acked: set[int] = set()
+        for seat in seats:
+            index = 0 if seat.side == "blue" else 1
+            for ply, token in seat.acked.items():
+                acked.add(ply)
+                lost_turns += rows.get(ply) != (index, token)
+        unacknowledged += len(set(rows) - acked)
+    return {"games_not_told_to_both": len(untold), "games_not_finished": len(unfinished),
+            "games_forfeited": len(forfeited), "turns_acknowledged_not_stored": lost_turns,
+            "turns_stored_not_acknowledged": unacknowledged,
+            "detail": (untold[:5], unfinished[:5], forfeited[:5])}
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+def arguments() -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--url", action="append", help="server base URL (repeat for several)")
+    ap.add_argument("--players", type=int, default=200)
+    ap.add_argument("--duration", type=float, default=600.0,
+                    help="seconds from the start to the arena's end (its games then finish)")
+    ap.add_argument("--think", type=float, default=1.0)
+    ap.add_argument("--time-control", default="3+2")
+    ap.add_argument("--size", type=int, default=6, help="the bay's size")
+    ap.add_argument("--ramp", type=float, default=10.0, help="seconds to open the pages")
+    ap.add_argument("--drain", type=float, default=300.0,
+                    help="seconds after the arena's end for its last games to finish")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--server-pid", type=int, action="append", default=[],
+                    help="an ASGI process to count the CPU of (repeat)")
+    ap.add_argument("--worker-pid", type=int, action="append", default=[],
+                    help="a Celery worker or beat process (with its children) (repeat)")
+    return ap.parse_args()
+
+
+async def main() -> int:
+    args = arguments()
+    urls = args.url or ["http://127.0.0.1:8000"]
+    t0 = time.perf_counter()
+    made = manage("--players", str(args.players), "--seconds", str(args.duration),
+                  "--time-control", args.time_control, "--size", str(args.size))
+    tournament = made["tournament"]
+    print(f"setup: arena {tournament}, {len(made['players'])} players joined in "
+          f"{time.perf_counter() - t0:.1f} s "
+          f"(DATABASE_URL={os.environ.get('DATABASE_URL', 'SQLite')})", flush=True)
+    stats, measures, shared = Stats(), Measures(), Shared()
+    rng = random.Random(args.seed)
+    players = [ArenaPlayer(p["name"], p["session"], tournament, urls, think=args.think,
+                           stats=stats, measures=measures, shared=shared,
+                           rng=random.Random(rng.random())) for p in made["players"]]
+    tasks = []
+    for player in players:
+        tasks.append(asyncio.create_task(player.watch()))
+        tasks.append(asyncio.create_task(player.play_games()))
+        await asyncio.sleep(args.ramp / len(players))
+    await asyncio.wait_for(asyncio.gather(*(p.opened.wait() for p in players)), 120)
+
+    started = manage("--start", tournament, "--seconds", str(args.duration))
+    shared.ends_at = started["ends_at"]
+    window_start = time.time()
+    cpu_before, celery_before = cpu_seconds(args.server_pid), tree_cpu(args.worker_pid)
+    database = os.environ.get("DATABASE_URL", "").rsplit("/", 1)[-1].split("?")[0]
+    backends_before = backends_cpu(database)
+    turns_before, client_before, machine_before = stats.turns, time.process_time(), machine_cpu()
+    print(f"started: the arena ends in {shared.ends_at - window_start:.1f} s", flush=True)
+    await asyncio.sleep(max(0.0, shared.ends_at - time.time()))
+    cpu_after, celery_after = cpu_seconds(args.server_pid), tree_cpu(args.worker_pid)
+    backends = sum(v - backends_before.get(pid, 0.0) for pid, v in backends_cpu(database).items())
+    turns, client = stats.turns - turns_before, time.process_time() - client_before
+    machine = machine_cpu() - machine_before
+    window = time.time() - window_start
+    try:
+        await asyncio.wait_for(shared.finished.wait(), args.drain)
+    except TimeoutError:
+        measures.failures.append(f"the arena was not finished {args.drain} s after its end")
+    shared.abort.set()
+    results = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
+    measures.failures += [repr(r) for r in results if isinstance(r, BaseException)]
+    return report(args, urls, tournament, players, stats, measures, shared, {
+        "window": window, "turns": turns, "client": client, "machine": machine,
+        "cpu": cpu_used(cpu_before, cpu_after), "celery": celery_after - celery_before,
+        "backends": backends})
+
+
+def report(args: argparse.Namespace, urls: list[str], tournament: str,
+           players: list[ArenaPlayer], stats: Stats, measures: Measures, shared: Shared,
+           window: dict[str, Any]) -> int:
+    """Print the figures and checks as JSON; the exit status."""
+    games, turns = stored(tournament)
+    unpaired = [u for p in players if (u := p.unpaired()) is not None]
+    waits = measures.pairing + [u["waited_s"] for u in unpaired]
+    two_games = overlaps(games)
+    lost = lost_games(games, turns, shared)
+    elapsed, count = window["window"], max(window["turns"], 1)
+    # PostgreSQL: this database's backends (alive at both readings); `postgres_all` is every
+    # PostgreSQL process of the machine, other sessions' databases included.
+    used = window["cpu"]
+    cpu = {"asgi": used["asgi"], "celery": window["celery"], "postgres": window["backends"],
+           "redis-server": used["redis-server"]}
+    ms = 1000
+    print(json.dumps({
+        "players": len(players), "tournament": tournament, "servers": urls,
+        "think_s": args.think, "time_control": args.time_control, "size": args.size,
+        "window_s": round(elapsed, 1), "turns": window["turns"],
+        "turns_per_s": round(window["turns"] / elapsed, 1),
+        "games_made": len(games), "games_finished": sum(g[3] == "finished" for g in games),
+        "ends_seen": measures.ends,
+        "end_to_next_pairing_ms": {**latency(waits), "count": len(waits)},
+        "next_game_named_before_the_end_frame": measures.told_first,
+        "unpaired": len(unpaired), "unpaired_detail": unpaired[:5],
+        "standings_after_result_ms": {**latency(measures.standings),
+                                      "count": len(measures.standings)},
+        "standings_before_the_end_frame": measures.standings_first,
+        "results_never_in_standings": sum(len(p.due) for p in players),
+        "ack_ms": latency(stats.acks), "errors": stats.errors, "syncs": stats.syncs,
+        "players_in_two_games": len({o["player"] for o in two_games}),
+        "two_games_detail": two_games[:5],
+        "told_of_a_game_during_one": len(measures.told_during_game),
+        "told_detail": measures.told_during_game[:5],
+        **{k: v for k, v in lost.items() if k != "detail"}, "lost_detail": lost["detail"],
+        "server_cpu_s": {k: round(v, 1) for k, v in cpu.items()}
+        | {"postgres_all": round(used["postgres"], 1)},
+        "server_cpu_ms_per_turn": {k: round(ms * v / count, 3) for k, v in cpu.items()}
+        | {"total": round(ms * sum(cpu.values()) / count, 3),
+           "load_client": round(ms * window["client"] / count, 3)},
+        "machine_cores": {"all": round(window["machine"] / elapsed, 2),
+                          "ours": round((sum(cpu.values()) + window["client"]) / elapsed, 2)},
+        "client_failures": measures.failures[:5], "client_failure_count": len(measures.failures),
+    }, indent=2, default=str))
+    failed = (two_games or measures.failures or lost["games_not_told_to_both"]
+              or lost["games_not_finished"] or lost["games_forfeited"]
+              or lost["turns_acknowledged_not_stored"] or lost["turns_stored_not_acknowledged"])
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
