@@ -374,6 +374,27 @@ def overlaps(games: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     return found
 
 
+def server_waits(games: list[tuple[Any, ...]]) -> tuple[list[float], list[float]]:
+    """From the database: each member's game's end (`finished_at`) -> their next game's
+    making (`created_at`), in seconds, for every end that got a next game; and those of
+    them whose next game was a rematch (the same opponent: the pairing waits for it)."""
+    by_player: dict[str, list[tuple[Any, ...]]] = {}
+    for game in games:
+        for name in game[1:3]:
+            by_player.setdefault(name, []).append(game)
+    waits, rematches = [], []
+    for played in by_player.values():
+        played.sort(key=lambda g: g[4])
+        for before, after in zip(played, played[1:], strict=False):
+            if before[5] is None or before[5] > after[4]:
+                continue  # an overlap: `overlaps` reports it
+            wait = (after[4] - before[5]).total_seconds()
+            waits.append(wait)
+            if {before[1], before[2]} == {after[1], after[2]}:
+                rematches.append(wait)
+    return waits, rematches
+
+
 def lost_games(games: list[tuple[Any, ...]], turns: dict[str, dict[int, tuple[int, str]]],
                shared: Shared) -> dict[str, Any]:
     """Games not played to their end by both players, turns acknowledged but not stored as
@@ -481,6 +502,7 @@ def report(args: argparse.Namespace, urls: list[str], tournament: str,
     unpaired = [u for p in players if (u := p.unpaired()) is not None]
     waits = measures.pairing + [u["waited_s"] for u in unpaired]
     two_games = overlaps(games)
+    on_server, rematches = server_waits(games)
     lost = lost_games(games, turns, shared)
     elapsed, count = window["window"], max(window["turns"], 1)
     # PostgreSQL: this database's backends (alive at both readings); `postgres_all` is every
@@ -498,6 +520,10 @@ def report(args: argparse.Namespace, urls: list[str], tournament: str,
         "ends_seen": measures.ends,
         "end_to_next_pairing_ms": {**latency(waits), "count": len(waits)},
         "next_game_named_before_the_end_frame": measures.told_first,
+        # the same waits as the database has them (end stored -> next game made), and
+        # those of them that waited for a rematch (the last opponent is barred for 10 s)
+        "end_to_next_game_made_ms": {**latency(on_server), "count": len(on_server)},
+        "of_which_rematches_ms": {**latency(rematches), "count": len(rematches)},
         "unpaired": len(unpaired), "unpaired_detail": unpaired[:5],
         "standings_after_result_ms": {**latency(measures.standings),
                                       "count": len(measures.standings)},
