@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 from live_client import GameRun, Player, Stats, insecure_context
 from load_live import cpu_seconds, cpu_used, latency, machine_cpu
 from websockets.asyncio.client import connect
@@ -85,6 +86,9 @@ class Measures:
     told_first: int = 0  # the next game named before the end's frame (counted 0 s)
     failures: list[str] = field(default_factory=list)
     ends: int = 0
+    page_frames: int = 0     # frames on the page sockets, all players together
+    page_bytes: int = 0
+    page_largest: int = 0
 
 
 @dataclass
@@ -171,7 +175,11 @@ class ArenaPlayer:
             stopper = asyncio.create_task(self._close_when_done(ws))
             try:
                 async for text in ws:
-                    self.read(json.loads(text), time.time())
+                    now = time.time()
+                    self.measures.page_frames += 1
+                    self.measures.page_bytes += len(text)
+                    self.measures.page_largest = max(self.measures.page_largest, len(text))
+                    self.read(orjson.loads(text), now)
             finally:
                 pinger.cancel()
                 stopper.cancel()
@@ -529,6 +537,9 @@ def report(args: argparse.Namespace, urls: list[str], tournament: str,
                                       "count": len(measures.standings)},
         "standings_before_the_end_frame": measures.standings_first,
         "results_never_in_standings": sum(len(p.due) for p in players),
+        "page_frames": {"count": measures.page_frames,
+                        "mb": round(measures.page_bytes / 1e6, 1),
+                        "largest_kb": round(measures.page_largest / 1e3, 1)},
         "ack_ms": latency(stats.acks), "errors": stats.errors, "syncs": stats.syncs,
         "players_in_two_games": len({o["player"] for o in two_games}),
         "two_games_detail": two_games[:5],
