@@ -1,0 +1,117 @@
+"""The arena load (scripts/load_arena.py, docs/tournaments-arena.md, "Load"): its setup
+command makes signed-in members joined to an arena and starts it to end when asked; the
+script's players read their game and their line from the sections the site really
+renders; its checks from the database find a member in two games, a lost game and a lost
+turn."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from games import services as games
+from games.actors import Actor
+from tournaments import live
+from tournaments.models import Entry, Pairing, Tournament
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import load_arena  # noqa: E402  (the scripts' folder is not a package)
+
+pytestmark = pytest.mark.django_db
+
+
+def command(*args: str) -> dict:
+    out = io.StringIO()
+    call_command("arena_load_setup", *args, "--force", stdout=out)
+    return json.loads(out.getvalue().strip().splitlines()[-1])
+
+
+def made(players: int = 4) -> tuple[Tournament, list[dict]]:
+    setup = command("--players", str(players), "--seconds", "90", "--size", "5")
+    return Tournament.objects.get(pk=setup["tournament"]), setup["players"]
+
+
+def test_it_makes_signed_in_members_joined_to_a_scheduled_arena():
+    arena, players = made()
+    assert (arena.system, arena.status, arena.duration) == ("arena", "scheduled", 10)
+    assert arena.rated and arena.time_control == "3+2" and arena.options == {"size": 5}
+    assert arena.starts_at > timezone.now() + dt.timedelta(minutes=50)  # no beat starts it
+    names = [p["name"] for p in players]
+    assert names == [f"arena-load-{i}" for i in range(4)]
+    for entry, player in zip(Entry.objects.filter(tournament=arena).select_related("user"),
+                             players, strict=True):
+        assert entry.user.username == player["name"]
+        session = Session.objects.get(session_key=player["session"]).get_decoded()
+        assert session["_auth_user_id"] == str(entry.user_id)
+
+
+def test_the_start_ends_the_arena_when_asked_and_pairs_everyone():
+    arena, _ = made()
+    started = command("--start", arena.pk, "--seconds", "90")  # tasks run in-process here
+    arena.refresh_from_db()
+    assert arena.ends_at is not None
+    assert abs(arena.ends_at.timestamp() - started["ends_at"]) < 1e-3
+    assert 85 < started["ends_at"] - timezone.now().timestamp() <= 90
+    assert arena.status == "running" and Pairing.objects.filter(tournament=arena).count() == 2
+    with pytest.raises(CommandError, match="no scheduled arena"):
+        command("--start", arena.pk, "--seconds", "90")
+
+
+def player(name: str, arena: Tournament) -> load_arena.ArenaPlayer:
+    return load_arena.ArenaPlayer(name, "", arena.pk, ["http://x"], think=1.0,
+                                  stats=load_arena.Stats(), measures=load_arena.Measures(),
+                                  shared=load_arena.Shared(), rng=random.Random(1))
+
+
+def test_the_players_read_their_game_and_line_from_the_rendered_sections(
+        django_capture_on_commit_callbacks):
+    arena, _ = made(2)
+    command("--start", arena.pk, "--seconds", "90")
+    pairing = Pairing.objects.select_related("blue__user", "orange__user").get(tournament=arena)
+    blue = pairing.blue.user
+
+    seen = player(blue.username, arena)
+    seen.read(live.viewer_sections(arena.pk, blue), 1.0)  # as on connect
+    assert seen.games.get_nowait() == pairing.game_id and seen.line_games == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        games.resign(pairing.game_id, actor=Actor.member(pairing.orange.user))
+    seen.due[1] = 1.5  # its first counted game ended then
+    seen.read(live.sections(Tournament.objects.get(pk=arena.pk), ("arena",)), 2.0)
+    assert seen.line_games == 1 and seen.measures.standings == [0.5]
+
+
+def test_the_checks_find_two_games_at_once_and_lost_games_and_turns():
+    at = dt.datetime(2026, 12, 6, tzinfo=dt.UTC)
+
+    def t(s: int) -> dt.datetime:
+        return at + dt.timedelta(seconds=s)
+
+    rows = [("g1", "a", "b", "finished", t(0), t(10), None),
+            ("g2", "a", "c", "finished", t(11), t(20), None),   # a waited 1 s
+            ("g3", "b", "c", "finished", t(12), t(30), None),   # c: g3 made before g2 ended
+            ("g4", "a", "d", "active", t(22), None, 1)]         # not finished, forfeited
+    assert [o["player"] for o in load_arena.overlaps(rows)] == ["c"]
+    assert load_arena.server_waits(rows) == ([1.0, 2.0, 2.0], [])
+    shared = load_arena.Shared()
+    turns = {"g1": {0: (0, "a"), 1: (1, "b")}, "g2": {}, "g3": {}, "g4": {}}
+
+    class Seat:
+        def __init__(self, side: str, acked: dict[int, str]) -> None:
+            self.side, self.acked = side, acked
+
+    shared.seats = {"g1": [Seat("blue", {0: "a"}), Seat("orange", {1: "c"})],
+                    "g2": [Seat("blue", {}), Seat("orange", {})],
+                    "g3": [Seat("blue", {}), Seat("orange", {})], "g4": [Seat("blue", {})]}
+    lost = load_arena.lost_games(rows, turns, shared)
+    assert (lost["games_not_told_to_both"], lost["games_not_finished"],
+            lost["games_forfeited"], lost["turns_acknowledged_not_stored"],
+            lost["turns_stored_not_acknowledged"]) == (1, 1, 1, 1, 0)
