@@ -17,7 +17,9 @@ now" link's `data-game`), then opens that game's socket and plays it as
 scripts/live_client.py's `Player` does (a random legal turn --think seconds after it is its
 turn; its side from the first state's `you`); after the game's end it waits for the next.
 The arena's end ends the run: the players finish their games and stop once the page says
-the arena is finished (or after --drain seconds). Measured and printed (JSON):
+the arena is finished (or after --drain seconds). The sockets go where production's nginx
+sends them (docs/production.md): a game's by its path (both players on one process), the
+pages' round-robin. Measured and printed (JSON):
 
 - **end -> next pairing**: a game's end (the frame whose state is over, on the game's
   socket) -> the `play` section that names the player's next game, per player and game
@@ -134,7 +136,8 @@ class ArenaSeat(Player):
 
 
 def server_for(urls: list[str], path: str) -> str:
-    """The server a socket's path goes to: nginx's `hash $request_uri` in production."""
+    """The server a game's socket goes to: by its path, as production's nginx routes
+    `/ws/game/` (`hash $request_uri consistent`: a game's players on one process)."""
     return urls[zlib.crc32(path.encode()) % len(urls)]
 
 
@@ -144,8 +147,9 @@ class ArenaPlayer:
 
     def __init__(self, name: str, session: str, tournament: str, urls: list[str], *,
                  think: float, stats: Stats, measures: Measures, shared: Shared,
-                 rng: random.Random) -> None:
+                 rng: random.Random, page_url: str = "") -> None:
         self.name, self.session, self.tournament, self.urls = name, session, tournament, urls
+        self.page_url = page_url or urls[0]  # production's nginx: the rest round-robin
         self.think, self.stats, self.measures, self.shared = think, stats, measures, shared
         self.rng = rng
         self.opened = asyncio.Event()          # the page's first sections arrived
@@ -166,7 +170,7 @@ class ArenaPlayer:
     async def watch(self) -> None:
         """The arena page's socket until the arena is finished or the run is aborted."""
         path = f"/ws/tournament/{self.tournament}/"
-        base = server_for(self.urls, path)
+        base = self.page_url
         async with connect(base.replace("http", "ws", 1) + path, origin=Origin(base),
                            additional_headers=self.headers, compression=None,
                            ssl=insecure_context() if base.startswith("https") else None,
@@ -467,7 +471,8 @@ async def main() -> int:
     rng = random.Random(args.seed)
     players = [ArenaPlayer(p["name"], p["session"], tournament, urls, think=args.think,
                            stats=stats, measures=measures, shared=shared,
-                           rng=random.Random(rng.random())) for p in made["players"]]
+                           rng=random.Random(rng.random()), page_url=urls[i % len(urls)])
+               for i, p in enumerate(made["players"])]
     tasks = []
     for player in players:
         tasks.append(asyncio.create_task(player.watch()))
