@@ -62,7 +62,7 @@ def people_games(count: int) -> list[dict[str, str]]:
 def member(name: str) -> tuple[Any, str]:
     from django.contrib.auth import get_user_model
 
-    from games.management.commands.load_setup import signed_in_session
+    from common.sessions import signed_in_session
 
     user, _ = get_user_model().objects.get_or_create(username=name)
     return user, signed_in_session(user)

@@ -25,28 +25,16 @@ import math
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.utils import timezone
 
+from common.sessions import signed_in_session
 from tournaments import arenas, services
 from tournaments.models import Tournament
 
 PREFIX = "arena-load-"
-
-
-def signed_in_session(user: Any) -> str:
-    """A new session in which `user` is signed in; its key (the `sessionid` cookie). The
-    same as games' `load_setup` (an app's command does not import another app's)."""
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.save()
-    assert session.session_key is not None
-    return session.session_key
 
 
 def minutes_for(seconds: float) -> int:
