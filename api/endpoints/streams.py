@@ -64,7 +64,7 @@ def stream_game(request: HttpRequest, game_id: str) -> StreamingHttpResponse:
     asker = bearer(request)
     if not GAME_ID.fullmatch(game_id):
         check_game_id(game_id)  # the refusal that says what a game id is
-    watched = live.open_game(game_id, Actor.member(asker.user), asker.token.pk)
+    watched = live.open_game(game_id, Actor.member(asker.user), asker.key)
     first = live.line({"type": "state", "state": watched.state})
     return streamed(request, live.game_lines(watched), [first])
 
@@ -80,5 +80,5 @@ def stream_game(request: HttpRequest, game_id: str) -> StreamingHttpResponse:
 def stream_events(request: HttpRequest) -> StreamingHttpResponse:
     asker = bearer(request)
     opening = live.opening_events(asker.user)
-    return streamed(request, live.event_lines(asker.user.pk, asker.token.pk, opening),
+    return streamed(request, live.event_lines(asker.user.pk, asker.key, opening),
                     opening)
