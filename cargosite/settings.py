@@ -264,6 +264,9 @@ API_LIMIT_PER_TOKEN = (envint("API_LIMIT_PER_TOKEN", 300), 60)
 API_EXPORT_CHUNK = envint("API_EXPORT_CHUNK", 200)
 # A live stream's keep-alive: an empty line after this many seconds of quiet (api/live.py).
 API_STREAM_KEEPALIVE = envfloat("API_STREAM_KEEPALIVE", 7.0)
+# Open live streams at once (api/slots.py), per token and per member: the next one is 429.
+API_STREAMS_PER_TOKEN = envint("API_STREAMS_PER_TOKEN", 8)
+API_STREAMS_PER_MEMBER = envint("API_STREAMS_PER_MEMBER", 16)
 
 # OAuth 2 for third-party apps (django-oauth-toolkit; api/oauth.py, docs/api.md): public
 # clients registered in the admin (api/oauth_admin.py: https, or http on loopback only, so

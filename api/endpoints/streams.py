@@ -4,7 +4,8 @@ for its viewer (`GET /api/stream/game/{id}`) and an account's events
 an async iterator waiting on the channel layer (api.live); an empty line is the keep-alive.
 The game's viewer and its state are found before the answer starts, so a refusal (no such
 game, hidden) is an ordinary JSON error. Under WSGI a stream sends its opening lines and
-closes."""
+closes. Under ASGI a stream holds a slot of its token's and of its member's while it is
+open (api.slots: too many at once is 429 `too_many_streams`)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from ninja import Router
 
 from games.actors import Actor
 
-from .. import examples, live
-from ..auth import bearer
+from .. import examples, live, slots
+from ..auth import Bearer, bearer
 from ..errors import Code
 from ..operations import endpoint
 from ..scopes import Scope
@@ -31,8 +32,12 @@ MEDIA = "application/x-ndjson"
 
 def streamed(request: HttpRequest, body: AsyncIterator[bytes], opening: list[bytes]
              ) -> StreamingHttpResponse:
-    """The stream's answer: `body` under ASGI, the opening lines alone under WSGI."""
-    chosen: Any = body if isinstance(request, ASGIRequest) else _opening(opening)
+    """The stream's answer: `body` under ASGI, holding its slots (or the refusal when
+    there are none left), the opening lines alone under WSGI."""
+    chosen: Any = _opening(opening)
+    if isinstance(request, ASGIRequest):
+        asker: Bearer = bearer(request)
+        chosen = slots.holding(slots.take(asker.key, asker.user.pk), body)
     response = StreamingHttpResponse(chosen, content_type=MEDIA)
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy passes each line on as it comes
