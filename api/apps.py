@@ -7,3 +7,12 @@ class ApiConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "api"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete
+
+        from . import oauth
+
+        # the toolkit deletes a revoked app token: its checksum is kept (api/oauth.py)
+        post_delete.connect(oauth.forget, sender=oauth.AppToken,
+                            dispatch_uid="api.oauth.forget")

@@ -1,6 +1,8 @@
 """The check every endpoint runs before anything else: the address's limit, the bearer
-token (live, holding the endpoint's scope), then the token's limit. A session cookie is
-not a key to the API (so no page's CSRF concerns reach it): only the token is.
+token (live, holding the endpoint's scope), then the token's limit. The token is a
+personal one (`api.tokens`) or an app's OAuth 2 token (`api.oauth`, `cgo_…`): the same
+scopes, refusals and limits. A session cookie is not a key to the API (so no page's CSRF
+concerns reach it): only the token is.
 
 `TokenAuth(scope)` is django-ninja's bearer scheme, so the OpenAPI description names the
 scheme on every operation; its refusals are `ApiError`s that `api.site` answers as JSON."""
@@ -13,20 +15,26 @@ from typing import Any
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
-from . import limits, tokens
+from . import limits, oauth, tokens
 from .models import AccessToken
 from .scopes import Scope
 
 
 @dataclass(frozen=True)
 class Bearer:
-    """Who asks: the token's row and its member (`request.auth` in an endpoint)."""
+    """Who asks (`request.auth` in an endpoint): the member and the key they sent, a
+    personal token's row (`token`) or an app's OAuth 2 token's (`app_token`)."""
 
-    token: AccessToken
+    user: Any
+    key: str  # "token:<id>" or "app:<id>": what the streams' slots and checks name
+    token: AccessToken | None = None
+    app_token: oauth.AppToken | None = None
 
-    @property
-    def user(self) -> Any:
-        return self.token.user
+
+def still_live(key: str) -> bool:
+    """Is the key a `Bearer` named still good (not revoked or expired, its member active)?"""
+    kind, _, number = key.partition(":")
+    return oauth.live(int(number)) if kind == "app" else tokens.live(int(number))
 
 
 class TokenAuth(HttpBearer):
@@ -36,9 +44,14 @@ class TokenAuth(HttpBearer):
 
     def __call__(self, request: HttpRequest) -> Bearer:
         limits.charge(limits.per_address(), limits.address_of(request))
-        row = tokens.check(request.headers.get("Authorization"), self.scope)
+        header = request.headers.get("Authorization")
+        if oauth.carries(header):
+            app_token = oauth.check(str(header), self.scope)
+            limits.charge(limits.per_token(), app_token.token_checksum[:32])
+            return Bearer(app_token.user, f"app:{app_token.pk}", app_token=app_token)
+        row = tokens.check(header, self.scope)
         limits.charge(limits.per_token(), row.digest[:32])
-        return Bearer(row)
+        return Bearer(row.user, f"token:{row.pk}", token=row)
 
     def authenticate(self, request: HttpRequest, token: str) -> Bearer:  # pragma: no cover
         raise NotImplementedError("TokenAuth reads the header itself (__call__)")

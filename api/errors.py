@@ -33,6 +33,8 @@ class Code(Enum):
     STALE_PLY = ("stale_ply", 409)  # with the seat's current `state`
     GAME_OVER = ("game_over", 409)
     GONE = ("gone", 409)
+    # The live streams (api.slots): too many open at once for this token or member.
+    TOO_MANY_STREAMS = ("too_many_streams", 429)  # with `Retry-After`
 
     def __init__(self, code: str, status: int) -> None:
         self.code = code

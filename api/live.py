@@ -44,7 +44,6 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
 
 from games import access, services
 from games.actors import Actor
@@ -52,8 +51,8 @@ from games.frames import audiences
 from games.frames.broadcast import socket_group, user_group
 from games.models import Game
 
+from .auth import still_live
 from .errors import ApiError, Code
-from .models import AccessToken
 
 log = logging.getLogger(__name__)
 
@@ -132,13 +131,6 @@ def keep_alive_seconds() -> float:
     return float(settings.API_STREAM_KEEPALIVE)
 
 
-def token_live(token_id: int) -> bool:
-    """Is the stream's token still a key (not revoked, not expired, its member active)?"""
-    row = AccessToken.objects.select_related("user").filter(pk=token_id).first()
-    return row is not None and row.user.is_active and not row.revoked \
-        and not row.expired(timezone.now())
-
-
 # One game's stream
 
 
@@ -148,7 +140,7 @@ class Watched:
 
     game_id: str
     actor: Actor
-    token_id: int
+    key: str  # the asker's key (`api.auth.Bearer.key`)
     seat: int | None = None
     group: str = ""
     state: dict[str, Any] = field(default_factory=dict)
@@ -189,8 +181,8 @@ def _ply(state: dict[str, Any], default: int) -> int:
     return ply if isinstance(ply, int) else default
 
 
-def open_game(game_id: str, actor: Actor, token_id: int) -> Watched:
-    watched = Watched(game_id=game_id, actor=actor, token_id=token_id)
+def open_game(game_id: str, actor: Actor, key: str) -> Watched:
+    watched = Watched(game_id=game_id, actor=actor, key=key)
     load(watched)
     return watched
 
@@ -300,7 +292,7 @@ async def game_lines(watched: Watched) -> AsyncIterator[Line]:
         while not watched.over:
             message = await subscription.next(keep_alive_seconds())
             if message is None:
-                if not await database_sync_to_async(token_live)(watched.token_id):
+                if not await database_sync_to_async(still_live)(watched.key):
                     return
                 yield KEEP_ALIVE
                 for out in await _catch_up(watched):
@@ -352,7 +344,7 @@ def opening_events(user: Any) -> list[Line]:
     return out
 
 
-async def event_lines(user_id: int, token_id: int, opening: list[Line]
+async def event_lines(user_id: int, key: str, opening: list[Line]
                       ) -> AsyncIterator[Line]:
     """The member's events: the opening lines, then each frame their groups carry."""
     subscription = Subscription()
@@ -370,7 +362,7 @@ async def event_lines(user_id: int, token_id: int, opening: list[Line]
         while True:
             message = await subscription.next(keep_alive_seconds())
             if message is None:
-                if not await database_sync_to_async(token_live)(token_id):
+                if not await database_sync_to_async(still_live)(key):
                     return
                 yield KEEP_ALIVE
                 continue

@@ -37,3 +37,15 @@ class AccessToken(models.Model):
     def expired(self, now: dt.datetime | None = None) -> bool:
         moment = now if now is not None else timezone.now()
         return self.expires_at is not None and self.expires_at <= moment
+
+
+class RevokedAppToken(models.Model):
+    """An app's OAuth 2 access token that was revoked (django-oauth-toolkit deletes the
+    row): its SHA-256 kept so that it is refused as `revoked_token`, as a revoked personal
+    token is, rather than as an unknown one (`api.oauth`)."""
+
+    checksum = models.CharField(max_length=64, unique=True)  # the token's SHA-256, hex
+    revoked_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"revoked app token {self.checksum[:8]}…"

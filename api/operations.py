@@ -27,8 +27,9 @@ REASONS = {400: "A parameter or the body is missing, malformed, of the wrong typ
            409: "The game moved on: the decision's number is stale (`stale_ply`, with the "
                 "seat's `state`), the seat is not to act (`not_your_turn`), or the game is "
                 "over (`game_over`, `gone`). Nothing was done.",
-           429: "Too many requests from this token or address (`rate_limited`); "
-                "`Retry-After` says in how many seconds to try again.",
+           429: "Too many requests from this token or address (`rate_limited`), or, for a "
+                "stream, too many streams open at once for this token or member "
+                "(`too_many_streams`); `Retry-After` says in how many seconds to try again.",
            503: "The database did not answer (`unavailable`); nothing was done."}
 
 

@@ -1,7 +1,8 @@
 """The API's pages for people, server-rendered: the member's personal access tokens (made
 with a name, scopes and a lifetime; the token shown once, on the page that answers the
-form; revoked with a button), and the API's reference, read from the same OpenAPI
-description the site serves (`api.site`)."""
+form; revoked with a button) and the apps they authorised (revoked with a button), and
+the API's reference, read from the same OpenAPI description the site serves
+(`api.site`)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import tokens
+from . import oauth, tokens
 from .forms import TokenForm
 from .scopes import parse
 
@@ -46,8 +47,8 @@ def token_settings(request: HttpRequest) -> HttpResponse:
     else:
         form = TokenForm()
     return render(request, "api/tokens.html", {
-        "form": form, "made": made, "tokens": tokens.of_member(request.user)},
-        status=status)
+        "form": form, "made": made, "tokens": tokens.of_member(request.user),
+        "apps": oauth.authorised(request.user)}, status=status)
 
 
 @login_required
@@ -58,6 +59,18 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     else:
         messages.error(request, "No such token of yours to revoke (it may be revoked "
                        "already).")
+    return redirect("api-tokens")
+
+
+@login_required
+@require_POST
+def revoke_app(request: HttpRequest, app_id: int) -> HttpResponse:
+    """Revoke every token the member gave an app: it opens nothing of theirs any more."""
+    if oauth.revoke_app(request.user, app_id):
+        messages.success(request, "The app's access is revoked: its tokens open nothing "
+                         "any more.")
+    else:
+        messages.error(request, "That app holds no access of yours to revoke.")
     return redirect("api-tokens")
 
 

@@ -19,10 +19,12 @@ from .errors import ApiError, Code
 from .schemas import GameLine, StreamLine
 
 DESCRIPTION = """The site's public API, shaped after lichess's: personal access tokens
-(made at /accounts/tokens/) sent as `Authorization: Bearer <token>`, each endpoint needing
-one scope. Refusals are JSON, `{"code": …, "error": …}`, with the status the code carries;
-a refusal changes nothing. Limits per token and per address answer 429 with
-`Retry-After`."""
+(made at /accounts/tokens/), or a third-party app's OAuth 2 token (the authorization-code
+grant with PKCE S256 at /oauth/authorize/ and /oauth/token/, for apps the site registered),
+sent as `Authorization: Bearer <token>`, each endpoint needing one scope. Refusals are
+JSON, `{"code": …, "error": …}`, with the status the code carries; a refusal changes
+nothing. Limits per token and per address, and on the streams open at
+once per token and per member, answer 429 with `Retry-After`."""
 
 
 class SiteApi(NinjaAPI):

@@ -86,6 +86,13 @@ def revoke(user: Any, token_id: int) -> bool:
                                       ).update(revoked_at=timezone.now()) == 1
 
 
+def live(token_id: int) -> bool:
+    """Is this token still a key (not revoked, not expired, its member active)?"""
+    row = AccessToken.objects.select_related("user").filter(pk=token_id).first()
+    return row is not None and row.user.is_active and not row.revoked \
+        and not row.expired(timezone.now())
+
+
 def check(header: str | None, scope: Scope) -> AccessToken:
     """The token row an `Authorization` header carries, if it is live and holds `scope`;
     else the refusal (`ApiError`) that says which of these it is not."""

@@ -155,6 +155,7 @@ INSTALLED_APPS = [
     "tournaments",
     "chat",
     "notifications",
+    "oauth2_provider",  # OAuth 2 with PKCE for third-party apps (api/oauth.py; docs/api.md)
     "api",  # the public API under /api/ (docs/api.md)
 ]
 
@@ -263,6 +264,28 @@ API_LIMIT_PER_TOKEN = (envint("API_LIMIT_PER_TOKEN", 300), 60)
 API_EXPORT_CHUNK = envint("API_EXPORT_CHUNK", 200)
 # A live stream's keep-alive: an empty line after this many seconds of quiet (api/live.py).
 API_STREAM_KEEPALIVE = envfloat("API_STREAM_KEEPALIVE", 7.0)
+# Open live streams at once (api/slots.py), per token and per member: the next one is 429.
+API_STREAMS_PER_TOKEN = envint("API_STREAMS_PER_TOKEN", 8)
+API_STREAMS_PER_MEMBER = envint("API_STREAMS_PER_MEMBER", 16)
+
+# OAuth 2 for third-party apps (django-oauth-toolkit; api/oauth.py, docs/api.md): public
+# clients registered in the admin (api/oauth_admin.py: https, or http on loopback only, so
+# W008 is silenced), the code grant with PKCE S256 only, the API's scopes, tokens kept as
+# SHA-256, the consent page every time: every RFC 9700 gate of the toolkit's on but W008.
+OAUTH2_PROVIDER = {
+    "SCOPES_BACKEND_CLASS": "api.oauth.SiteScopes",
+    "APPLICATION_ADMIN_CLASS": "api.oauth_admin.AppAdmin",
+    "ACCESS_TOKEN_GENERATOR": "api.oauth.new_access_token", "REFRESH_TOKEN_GENERATOR":
+    "api.oauth.new_refresh_token",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": envint("API_OAUTH_TOKEN_SECONDS", 30 * 86400),
+    "PKCE_REQUIRED": True, "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"], "ALLOW_LOCALHOST_LOOPBACK": True,
+    **{f"COMPLIANT_BCP_RFC9700_{gate}": True for gate in ("IMPLICIT_GRANT", "PASSWORD_GRANT",
+        "PKCE_METHOD", "ACCESS_TOKEN_TRANSPORT", "AUTHZ_RESPONSE_ISS", "TOKEN_STORAGE",
+        "REFRESH_TOKEN", "REDIRECT_URI_MATCHING", "PKCE_REQUIRED")},
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"], "OAUTH2_GRANT_TYPES_SUPPORTED": [
+        "authorization_code", "refresh_token"]}
+SILENCED_SYSTEM_CHECKS = ["oauth2_provider.W008"]
 
 HEALTHZ_TIMEOUT_SECONDS = envint("HEALTHZ_TIMEOUT_SECONDS", 3)
 # /metrics (games/frames/metrics.py): off unless asked for; with a token, only for a bearer of it.

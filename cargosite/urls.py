@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from api import consent as api_consent
 from api import pages as api_pages
 from api import site as api_site
 from notifications import views as notification_views
@@ -18,6 +19,8 @@ urlpatterns = [
     path("accounts/tokens/", api_pages.token_settings, name="api-tokens"),
     path("accounts/tokens/<int:token_id>/revoke", api_pages.revoke_token,
          name="api-token-revoke"),
+    path("accounts/tokens/apps/<int:app_id>/revoke", api_pages.revoke_app,
+         name="api-app-revoke"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
@@ -31,6 +34,7 @@ urlpatterns = [
     path("how-to-play/<slug:game>", howto.how_to_play, name="howto-game"),
     path("api/", api_pages.reference, name="api-reference"),  # the API root: its reference
     path("api/", api_site.api.urls),
+    path("oauth/", include((api_consent.routes(), "oauth2_provider"))),
     path("admin/", admin.site.urls),
 ]
 

@@ -4,7 +4,8 @@ for its viewer (`GET /api/stream/game/{id}`) and an account's events
 an async iterator waiting on the channel layer (api.live); an empty line is the keep-alive.
 The game's viewer and its state are found before the answer starts, so a refusal (no such
 game, hidden) is an ordinary JSON error. Under WSGI a stream sends its opening lines and
-closes."""
+closes. Under ASGI a stream holds a slot of its token's and of its member's while it is
+open (api.slots: too many at once is 429 `too_many_streams`)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from ninja import Router
 
 from games.actors import Actor
 
-from .. import examples, live
-from ..auth import bearer
+from .. import examples, live, slots
+from ..auth import Bearer, bearer
 from ..errors import Code
 from ..operations import endpoint
 from ..scopes import Scope
@@ -31,8 +32,12 @@ MEDIA = "application/x-ndjson"
 
 def streamed(request: HttpRequest, body: AsyncIterator[bytes], opening: list[bytes]
              ) -> StreamingHttpResponse:
-    """The stream's answer: `body` under ASGI, the opening lines alone under WSGI."""
-    chosen: Any = body if isinstance(request, ASGIRequest) else _opening(opening)
+    """The stream's answer: `body` under ASGI, holding its slots (or the refusal when
+    there are none left), the opening lines alone under WSGI."""
+    chosen: Any = _opening(opening)
+    if isinstance(request, ASGIRequest):
+        asker: Bearer = bearer(request)
+        chosen = slots.holding(slots.take(asker.key, asker.user.pk), body)
     response = StreamingHttpResponse(chosen, content_type=MEDIA)
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # a proxy passes each line on as it comes
@@ -64,7 +69,7 @@ def stream_game(request: HttpRequest, game_id: str) -> StreamingHttpResponse:
     asker = bearer(request)
     if not GAME_ID.fullmatch(game_id):
         check_game_id(game_id)  # the refusal that says what a game id is
-    watched = live.open_game(game_id, Actor.member(asker.user), asker.token.pk)
+    watched = live.open_game(game_id, Actor.member(asker.user), asker.key)
     first = live.line({"type": "state", "state": watched.state})
     return streamed(request, live.game_lines(watched), [first])
 
@@ -80,5 +85,5 @@ def stream_game(request: HttpRequest, game_id: str) -> StreamingHttpResponse:
 def stream_events(request: HttpRequest) -> StreamingHttpResponse:
     asker = bearer(request)
     opening = live.opening_events(asker.user)
-    return streamed(request, live.event_lines(asker.user.pk, asker.token.pk, opening),
+    return streamed(request, live.event_lines(asker.user.pk, asker.key, opening),
                     opening)

@@ -73,3 +73,36 @@ def test_every_endpoint_refuses_no_token_revoked_and_expired_alike(people, key):
     AccessToken.objects.filter(user=people["ines"]).update(expires_at=timezone.now())
     answer = ask(bearer_client(expired), method, url)
     assert (answer.status_code, answer.json()["code"]) == (401, "expired_token")
+
+
+@pytest.mark.parametrize("scope", ALL, ids=lambda s: s.value)
+def test_an_apps_oauth_token_opens_each_endpoint_to_its_granted_scope_only(people, scope):
+    """The same matrix with a token the member gave an app (api.oauth) for that scope."""
+    from tests.api.oauth_flow import app_token
+
+    urls, described = paths(people), operations()
+    client = bearer_client(app_token(people["marta"], scope.value))
+    got = {key: outcome(ask(client, described[key][0], url)) for key, url in urls.items()}
+    want = {key: OPENED[described[key][0]] if SCOPE_OF[key] == scope
+            else "403 missing_scope" for key in urls}
+    assert got == want
+
+
+@pytest.mark.parametrize("key", sorted(SCOPE_OF))
+def test_every_endpoint_refuses_a_revoked_and_an_expired_app_token_alike(people, key):
+    from django.utils import timezone
+    from oauth2_provider.models import AccessToken as AppToken
+
+    from api import oauth
+    from tests.api.oauth_flow import app_token
+
+    url, method = paths(people)[key], operations()[key][0]
+    every = " ".join(scope.value for scope in ALL)
+    revoked = app_token(people["kofi"], every)
+    oauth.revoke_app(people["kofi"], AppToken.objects.get(user=people["kofi"]).application_id)
+    answer = ask(bearer_client(revoked), method, url)
+    assert (answer.status_code, answer.json()["code"]) == (401, "revoked_token")
+    expired = app_token(people["ines"], every)
+    AppToken.objects.filter(user=people["ines"]).update(expires=timezone.now())
+    answer = ask(bearer_client(expired), method, url)
+    assert (answer.status_code, answer.json()["code"]) == (401, "expired_token")

@@ -414,6 +414,22 @@ API_VIEWS = [
             allowed="302 /accounts/tokens/", data="token-id",
             note="revokes the member's own token only: another's (here, none) is refused "
                  "with a message, nothing changed (tests/api/test_tokens.py)"),
+    ViewRow("api-app-revoke", "POST", "site", cells("allowed", anonymous="sign-in"),
+            allowed="302 /accounts/tokens/", data="app-id",
+            note="revokes the tokens the member gave an app: an app holding none of theirs "
+                 "(here, none) is refused with a message, nothing changed "
+                 "(tests/api/test_oauth.py)"),
+    # OAuth 2 (api/consent.py): an app registered in the admin asks with a PKCE challenge
+    ViewRow("oauth2_provider:authorize", "GET", "site", cells("allowed", anonymous="sign-in"),
+            data="oauth-authorize",
+            note="the consent page of a registered app's request; signed out, the sign-in "
+                 "page first and back here (tests/api/test_oauth.py)"),
+    ViewRow("oauth2_provider:token", "POST", "site", cells("400"),
+            note="a code and its PKCE verifier for a token, from the app: a session is no "
+                 "key here, and a body without a grant is refused (`unsupported_grant_type`)"),
+    ViewRow("oauth2_provider:revoke-token", "POST", "site", cells("400"),
+            note="RFC 7009, from the app with the token and its client id: a session is no "
+                 "key here, and a body without them is refused"),
 ]
 
 VIEWS: list[ViewRow] = [*GAME_VIEWS, *LOBBY_VIEWS, *DAILY_VIEWS, *PUZZLE_VIEWS, *SITE_VIEWS,

@@ -76,6 +76,12 @@ def url_of(row: matrix.ViewRow, scene: Scene) -> str:
         return reverse(row.name, kwargs={"token": "not-a-signed-link"})
     if row.data == "token-id":
         return reverse(row.name, kwargs={"token_id": 999999})
+    if row.data == "app-id":
+        return reverse(row.name, kwargs={"app_id": 999999})
+    if row.data == "oauth-authorize":  # an app registered in this cell's transaction
+        from tests.api.oauth_flow import authorize_url, pkce, register_app
+
+        return authorize_url(register_app(), "read", pkce())
     if row.data == "email_key":
         return reverse(row.name, kwargs={"key": "no-such-key"})
     if row.data == "reset_key":
