@@ -37,11 +37,13 @@ from tournaments.models import Entry, Tournament
 from tournaments.rounds import TournamentError, advance, round_finished, start_round, tick
 from tournaments.standings import Line, standings
 
-__all__ = ["Line", "TournamentError", "advance", "berserk", "check_tournament",
+__all__ = ["Line", "TournamentError", "advance", "berserk", "berserk_game",
+           "check_tournament",
            "create_tournament", "join", "pause", "resume", "round_finished", "standings",
            "start_now", "start_round", "tick", "withdraw"]
 
-berserk, pause, resume = arenas.berserk, arenas.pause, arenas.resume
+berserk, berserk_game = arenas.berserk, arenas.berserk_game
+pause, resume = arenas.pause, arenas.resume
 
 MAX_ROUNDS = 15
 MAX_PLAYERS = 256

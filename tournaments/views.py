@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -151,3 +151,17 @@ def resume(request: HttpRequest, tournament_id: str) -> HttpResponse:
 @login_required
 def berserk(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return _arena_request(request, tournament_id, "berserk")
+
+
+@require_POST
+@login_required
+def berserk_game(request: HttpRequest, game_id: str) -> JsonResponse:
+    """The game page's berserk button (`tournaments.game_extras`): `services.berserk_game`,
+    answered in JSON: `{"ok": true}` (the game's socket brings the new clock and the
+    mark), or 400 with `{"code": "refused", "message": ...}` and nothing changed."""
+    try:
+        services.berserk_game(game_id, request.user)
+    except services.TournamentError as refused:
+        return JsonResponse({"code": "refused", "message": _sentence(str(refused))},
+                            status=400)
+    return JsonResponse({"ok": True})
