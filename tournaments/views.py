@@ -58,7 +58,8 @@ def create(request: HttpRequest) -> HttpResponse:
                 name=data["name"], game_type=data["game"], rounds=data["rounds"] or 0,
                 starts_at=form.start(), time_control=data["time_control"],
                 rated=data["rated"], password=data["password"], created_by=request.user,
-                system=data["system"], duration=data["duration"])
+                system=data["system"], duration=data["duration"],
+                round_pause=data.get("round_pause"))
         except services.TournamentError as refused:
             form.add_error(None, _sentence(str(refused)))
         else:
@@ -81,10 +82,6 @@ def detail(request: HttpRequest, tournament_id: str) -> HttpResponse:
         **pages.section_context(tournament, pages.sections_of(tournament), you=you,
                                 user=request.user, playing=viewer.playing),
         "viewer": viewer,
-        "open": tournament.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING),
-        "can_join": request.user.is_authenticated and viewer.entry is None,
-        "can_withdraw": viewer.entered and tournament.status in (
-            Tournament.Status.SCHEDULED, Tournament.Status.RUNNING),
     }
     return render(request, "tournaments/detail.html", context)
 

@@ -41,8 +41,13 @@ export class SeatExtras {
     this.container.hidden = !this.container.childElementCount;
   }
 
+  /** A mark: an icon and its label (on a phone's player bar the label is for screen
+   * readers alone, game.css), its title the longer words. */
   markNode(mark) {
-    const node = el("span", "seat-mark", mark.label);
+    const node = el("span", "seat-mark");
+    const icon = el("span", "seat-mark-icon", "⚡");
+    icon.setAttribute("aria-hidden", "true");
+    node.append(icon, el("span", "seat-mark-label", mark.label));
     node.dataset.mark = mark.label.toLowerCase();
     if (mark.title) node.title = mark.title;
     return node;
