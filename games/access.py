@@ -16,6 +16,15 @@ mode (`Game.mode`):
   says a game of that mode is: `{"title": ..., "facts": [...]}` (the Daily Challenge: its
   date, difficulty, ranked or practice). Without one the games app words it
   (`games.views.pages.heading_of`).
+- `@extras(name, mode=...)`: `describe(game) -> dict | None`, what another app adds beside
+  a game of that mode's seats: `{"marks": [{"seat", "label", "title"}], "actions":
+  [{"seat", "key", "label", "hint", "url", "before_first_decision"}]}` (an arena's berserk
+  mark and button, docs/tournaments-arena.md). Everything in it is public: every viewer's
+  state carries it (`games.frames.states.extras_of`, which drops an action that is no
+  longer legal: the game over, or its seat decided when the action is only for before
+  that). Read once per loaded game (`extras_for`: a warm game's turns reuse it), so what
+  it says may change only where the game's row is written under its lock (a new
+  revision: every warm copy is dropped), as `games.services.cut_clock` does.
 This module imports nothing of live play, so apps may register from their
 `AppConfig.ready()`.
 """
@@ -35,6 +44,8 @@ _OPEN: dict[str, tuple[str, OpenCheck]] = {}
 _VIEWER: dict[str, tuple[str, ViewerCheck]] = {}
 Heading = Callable[[Game], "dict[str, Any] | None"]
 _HEADING: dict[str, tuple[str, Heading]] = {}
+Extras = Callable[[Game], "dict[str, Any] | None"]
+_EXTRAS: dict[str, tuple[str, Extras]] = {}
 
 
 def on_open(name: str, *, mode: str) -> Callable[[OpenCheck], OpenCheck]:
@@ -68,6 +79,36 @@ def heading(name: str, *, mode: str) -> Callable[[Heading], Heading]:
     return register
 
 
+def extras(name: str, *, mode: str) -> Callable[[Extras], Extras]:
+    """Decorator: `describe(game)` gives the marks and actions beside a game of `mode`'s
+    seats (None: nothing)."""
+
+    def register(describe: Extras) -> Extras:
+        _EXTRAS[name] = (mode, describe)
+        return describe
+
+    return register
+
+
+def extras_for(game: Game) -> dict[str, Any] | None:
+    """The marks and actions every registered `extras` of the game's mode gives, in name
+    order, joined (None when none describes the game: its state has no `extras`); asked
+    once per loaded game."""
+    cached = game.__dict__.get("_extras", False)
+    if cached is not False:
+        return cached
+    joined: dict[str, Any] | None = None
+    for name in sorted(_EXTRAS):
+        mode, describe = _EXTRAS[name]
+        said = describe(game) if mode == game.mode else None
+        if said is not None:  # a game that has extras always says so, even when empty
+            joined = joined or {"marks": [], "actions": []}
+            joined["marks"].extend(said.get("marks", []))
+            joined["actions"].extend(said.get("actions", []))
+    game.__dict__["_extras"] = joined
+    return joined
+
+
 def heading_for(game: Game) -> dict[str, Any] | None:
     """The header a registered `heading` gives the game, or None."""
     for name in sorted(_HEADING):
@@ -83,6 +124,7 @@ def unregister(name: str) -> None:
     _OPEN.pop(name, None)
     _VIEWER.pop(name, None)
     _HEADING.pop(name, None)
+    _EXTRAS.pop(name, None)
 
 
 def has_open_checks(mode: str) -> bool:

@@ -35,13 +35,15 @@ class TournamentAdmin(ReadOnlyAdmin):
         """The right to start a tournament now: the model's change permission."""
         return self.has_void_permission(request)
 
-    @admin.action(description="Start the selected scheduled tournaments now",
+    @admin.action(description="Start the selected tournaments (or their next round) now",
                   permissions=["start"])
     def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         moved = sum(services.start_now(t) for t in queryset)
-        self.message_user(request, f"{moved} tournament(s) start now: the next tick (within "
-                          "15 s) pairs round 1, or cancels one with too few players; "
-                          "those running or over are unchanged.", messages.SUCCESS)
+        self.message_user(request, f"{moved} tournament(s) start now: a scheduled one's "
+                          "round 1 at the next tick (within 15 s), or it is cancelled with "
+                          "too few players; a Swiss between rounds starts its next round "
+                          "at once; those playing a round or over are unchanged.",
+                          messages.SUCCESS)
 
 
 @admin.register(Entry)

@@ -12,4 +12,5 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        from . import arenas, rounds  # noqa: F401  register the game-end handlers
+        # The game-end handlers (arenas, rounds); an arena game's berserk on its page.
+        from . import arenas, game_extras, rounds  # noqa: F401

@@ -346,23 +346,36 @@ def resume(tournament: Tournament, user: Any, now: dt.datetime | None = None) ->
 
 
 def berserk(tournament: Tournament, user: Any) -> None:
-    """The member berserks their current game: half their base time, no increment
-    (`tournaments.arena.berserk`), before their first move, once; one point more for a
-    win of at least `ArenaRules.berserk_min_plies` plies. TournamentError in words, nothing
-    changed, otherwise."""
+    """The member berserks their current game of `tournament` (the tournament page's
+    button): `berserk_game` on that game. TournamentError in words, nothing changed, when
+    they have none."""
+    pairing = current_pairing(tournament, user)
+    if pairing is None:
+        raise TournamentError("you have no game of this arena in progress")
+    berserk_game(pairing.game_id, user)
+
+
+def berserk_game(game_id: str, user: Any) -> None:
+    """The member berserks `game` (its page's button, or the tournament page's): half
+    their base time, no increment (`tournaments.arena.berserk`), before their first move,
+    once; one point more for a win of at least `ArenaRules.berserk_min_plies` plies.
+    TournamentError in words, nothing changed, for a game of no arena, a member who holds
+    no seat of it, or a berserk `may_berserk` refuses (after the first move, twice, the
+    arena not allowing it, the game over)."""
     with transaction.atomic():
-        pairing = current_pairing(tournament, user)
-        if pairing is None:
-            raise TournamentError("you have no game of this arena in progress")
         # The game's row, then the pairing's: the order of the pass's forfeits.
-        list(Game.objects.select_for_update().filter(pk=pairing.game_id).values_list("pk"))
+        list(Game.objects.select_for_update().filter(pk=game_id).values_list("pk"))
         pairing = Pairing.objects.select_for_update().select_related(
-            "tournament", "blue", "orange").get(pk=pairing.pk)
+            "tournament", "blue", "orange").filter(game_id=game_id).first()
+        if pairing is None:
+            raise TournamentError("this game is not an arena's: berserk is for arena games")
+        if user.pk not in (pairing.blue.user_id, pairing.orange.user_id):
+            raise TournamentError("only the game's own players may berserk")
         seat = 0 if pairing.blue.user_id == user.pk else 1
         control = clocks.parse(pairing.tournament.time_control)
         live = (berserk_rules.LiveClock(control.base_ms, control.increment_ms)
                 if control is not None and control.live else None)
-        game = games.get_game(pairing.game_id)
+        game = games.get_game(game_id)
         request = berserk_rules.BerserkRequest(
             arena_allows=pairing.tournament.berserk, clock=live,
             in_play=game.status == Game.Status.ACTIVE,
@@ -371,15 +384,18 @@ def berserk(tournament: Tournament, user: Any) -> None:
         if not berserk_rules.may_berserk(request):
             raise TournamentError(_why_not(request))
         assert live is not None
+        # Marked before the clock is cut: the game's state, built by `cut_clock` for every
+        # audience, carries the mark (`tournaments.game_extras`).
+        field = "blue_berserk" if seat == 0 else "orange_berserk"
+        setattr(pairing, field, True)
+        pairing.save(update_fields=[field])
         cut = berserk_rules.berserk_clock(live)
         try:
             games.cut_clock(game.id, seat, cut.base_ms, increment=cut.increment_ms > 0)
         except games.GameError as e:
             raise TournamentError(str(e)) from None
-        field = "blue_berserk" if seat == 0 else "orange_berserk"
-        setattr(pairing, field, True)
-        pairing.save(update_fields=[field])
-        live_pages.on_commit(tournament.pk, ("arena",), members=[user.pk])  # marked; button gone
+        live_pages.on_commit(pairing.tournament_id, ("arena",),  # marked; button gone
+                             members=[user.pk])
 
 
 def _why_not(request: berserk_rules.BerserkRequest) -> str:

@@ -44,6 +44,12 @@ class CreateTournamentForm(forms.Form):
         label="Duration (arena)", coerce=int, initial=60, required=False, empty_value=None,
         choices=[(m, f"{m} minutes") for m in DURATIONS], help_text="An arena's.")
     time_control = TimeControlField(choices=[(UNTIMED, "Untimed")])
+    round_pause = forms.TypedChoiceField(
+        label="Pause between rounds", coerce=int, required=False, empty_value=None,
+        initial="", choices=[("", "Default (1 minute)"), (0, "None"), (30, "30 seconds"),
+                             (60, "1 minute"), (120, "2 minutes"), (300, "5 minutes")],
+        help_text="A Swiss's: time to see the standings before the next round starts. "
+                  "The default with days per turn: none.")
     rated = forms.BooleanField(required=False, initial=True, label="Rated")
     password = forms.CharField(required=False, max_length=64, label="Password (optional)",
                                help_text="Leave empty for a public tournament.",
@@ -79,7 +85,7 @@ class CreateTournamentForm(forms.Form):
         data = super().clean() or {}
         data["system"] = data.get("system") or Tournament.System.SWISS  # none sent: a Swiss
         if data["system"] == Tournament.System.ARENA:
-            data["rounds"] = 0
+            data["rounds"], data["round_pause"] = 0, None
             if not data.get("duration"):
                 self.add_error("duration", "An arena needs its duration.")
         else:

@@ -14,7 +14,8 @@ either.
   for nobody in particular: no "you" marked, no game offered to play (the page marks its
   own row and game from `data-user` / `data-game`);
 - `tournament.<id>.user.<member id>`: that member's sockets on that page alone, for their
-  own "Play now" (their game, or none): never another's;
+  own sections (`pages.OWN`): "Play now" (their game, or none) and "Your entry" (their
+  place, points and pairing): never another's;
 - `tournaments`: every socket on the list (/tournaments/): a `row` frame (the tournament's
   row of the list, with its group, game and start) whenever its page's sections are sent
   to everyone, and when a tournament is made (`created`).
@@ -38,7 +39,7 @@ from django.template.loader import render_to_string
 
 from games.frames import broadcast
 from tournaments import pages
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -73,13 +74,15 @@ def page_names(tournament: Tournament, names: Iterable[str]) -> tuple[str, ...]:
 
 
 def sections(tournament: Tournament, names: Iterable[str], you: str = "",
-             user: Any = None, playing: str | None = None) -> dict[str, Any]:
+             user: Any = None, playing: str | None = None,
+             ranking: pages.Ranking | None = None) -> dict[str, Any]:
     """The `sections` frame of `names` (those `tournament`'s page has), rendered for the
     viewer `user` (named `you`) playing `playing` (all empty: for nobody in
-    particular)."""
+    particular); `ranking` read once by a caller rendering "Your entry" for several."""
     at = now_ms()
     wanted = page_names(tournament, names)
-    context = pages.section_context(tournament, wanted, you=you, user=user, playing=playing)
+    context = pages.section_context(tournament, wanted, you=you, user=user, playing=playing,
+                                    ranking=ranking)
     return {"type": "sections", "tournament": tournament.id, "at": at,
             "sections": {n: render_to_string(f"tournaments/_{n}.html", context).strip()
                          for n in wanted}}
@@ -128,23 +131,25 @@ def list_frame(game: str | None) -> dict[str, Any]:
 def send_sections(tournament_id: str, names: Iterable[str] = EVERYONE,
                   members: Iterable[int] = ()) -> None:
     """Now (the caller's change has committed): `names` to every socket on the page, then
-    each of `members` their own "Play now" (their game of the tournament in progress, or
-    none). Failures are logged: what was committed stands, and pages catch up on their
-    next connect."""
+    each of `members` their own sections (`pages.OWN`): "Play now" (their game of the
+    tournament in progress, or none) and "Your entry" (their place, points and pairing;
+    the standings read once for them all). Failures are logged: what was committed
+    stands, and pages catch up on their next connect."""
     try:
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
             return
-        names = page_names(tournament, set(names) - {"play"})
+        names = page_names(tournament, set(names) - set(pages.OWN))
         if names:
             broadcast.send_to_group(group(tournament_id), sections(tournament, names))
             broadcast.send_to_group(LIST_GROUP, row_frame(tournament))
-        users = get_user_model().objects.filter(pk__in=list(members))
+        users = list(get_user_model().objects.filter(pk__in=list(members)))
+        ranking = pages.ranking_of(tournament) if users else None
         for user in users:
             playing = pages.viewer_of(tournament, user).playing
             broadcast.send_to_group(member_group(tournament_id, user.pk),
-                                    sections(tournament, ("play",), user=user,
-                                             playing=playing))
+                                    sections(tournament, pages.OWN, user=user,
+                                             playing=playing, ranking=ranking))
     except Exception:
         log.exception("tournament %s: its live sections could not be sent", tournament_id)
 
@@ -170,6 +175,13 @@ def after_game_frames(tournament_id: str, names: Iterable[str] = EVERYONE,
     render; `games.frames.broadcast.after_sends`), or now outside a socket's call."""
     names, members = tuple(names), tuple(members)
     broadcast.after_sends(lambda: send_sections(tournament_id, names, members))
+
+
+def entrants(tournament_id: str) -> list[int]:
+    """Every entrant's member id: whose "Your entry" a round's end changes (their places
+    and points)."""
+    return list(Entry.objects.filter(tournament_id=tournament_id)
+                .values_list("user_id", flat=True))
 
 
 def on_commit(tournament_id: str, names: Iterable[str] = EVERYONE,

@@ -39,7 +39,9 @@ class Tournament(models.Model):
     `bots_allowed` is never true for a rated tournament (entries are members only today).
     An arena (`system` "arena", two seats, a live time control) has no rounds (`rounds` 0)
     but a `duration` in minutes from `starts_at`; `berserk` says whether its players may
-    berserk (docs/tournaments-arena.md)."""
+    berserk (docs/tournaments-arena.md). `round_pause` is a Swiss's pause between rounds, in
+    seconds: the next round starts that long after the last game of a round ended (0: at
+    once; `tournaments.rounds.next_round_at`)."""
 
     class System(models.TextChoices):
         SWISS = "swiss", "Swiss"
@@ -58,6 +60,7 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField()
     duration = models.PositiveSmallIntegerField(null=True, blank=True)  # an arena's minutes
     berserk = models.BooleanField(default=True)  # an arena's players may berserk
+    round_pause = models.PositiveSmallIntegerField(default=60)  # a Swiss's, in seconds
     time_control = models.CharField(max_length=8, blank=True, default="")
     options = models.JSONField(default=dict, blank=True)  # the kind's options for every game
     rated = models.BooleanField(default=True)
@@ -96,6 +99,15 @@ class Tournament(models.Model):
     @property
     def arena(self) -> bool:
         return self.system == self.System.ARENA
+
+    def next_round_at(self, current: Round | None) -> dt.datetime | None:
+        """When a Swiss's round after `current` (its latest) is due: `round_pause` after
+        `current` finished; None when that is no question now (no round yet: the start
+        decides; `current` still being played; every round played; not running)."""
+        if current is None or current.finished_at is None or self.arena \
+                or current.number >= self.rounds or self.status != self.Status.RUNNING:
+            return None
+        return current.finished_at + dt.timedelta(seconds=self.round_pause)
 
     @property
     def ends_at(self) -> dt.datetime | None:

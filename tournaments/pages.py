@@ -15,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from games.kinds import GameKind, KindError, all_kinds, first_kinds_first, get_kind
 from games.models import Game, Seat
@@ -251,17 +252,150 @@ def viewer_of(tournament: Tournament, user: Any) -> Viewer:
     return Viewer(entry, playing)
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """Every entrant's place and points now, by member id: a Swiss's standings after its
+    finished rounds, an arena's from its games. Read once for a change and shared by every
+    member's "Your entry" it renders."""
+
+    places: dict[int, tuple[int, str]]  # member id -> (rank, points in words)
+
+    @property
+    def size(self) -> int:
+        return len(self.places)
+
+
+def ranking_of(tournament: Tournament) -> Ranking:
+    """`Ranking` of `tournament` (empty before any standings exist)."""
+    if tournament.arena:
+        entries = dict(Entry.objects.filter(tournament=tournament)
+                       .values_list("pk", "user_id"))
+        return Ranking({entries[s.id]: (s.rank, str(s.total))
+                        for s in arena_standings.standings(tournament) if s.id in entries})
+    if not tournament.round_set.filter(finished_at__isnull=False).exists():
+        return Ranking({})
+    return Ranking({line.user_id: (line.rank, fraction_text(line.points))
+                    for line in standings(tournament)})
+
+
+@dataclass
+class YourEntry:
+    """The viewer's own "Your entry" (templates/tournaments/_entry.html): joined or not,
+    what they may do (join, withdraw), and once they play, their place, points and
+    pairing. Sent to that member's sockets alone (`tournaments.live`)."""
+
+    signed_in: bool = False
+    entry: Entry | None = None
+    open: bool = False
+    can_join: bool = False
+    can_withdraw: bool = False
+    rank: int | None = None
+    of: int = 0
+    points: str = ""
+    pairing: str = ""  # their current (or latest) game or bye, in words
+
+    @property
+    def entered(self) -> bool:
+        return self.entry is not None and not self.entry.withdrawn
+
+
+def your_entry(tournament: Tournament, user: Any, ranking: Ranking | None = None
+               ) -> YourEntry:
+    """`user`'s "Your entry" now; `ranking` when the caller read it for several members."""
+    is_open = tournament.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING)
+    if not getattr(user, "is_authenticated", False):
+        return YourEntry(open=is_open)
+    entry = Entry.objects.filter(tournament=tournament, user=user).first()
+    own = YourEntry(signed_in=True, entry=entry, open=is_open, can_join=entry is None)
+    if entry is None:
+        return own
+    own.can_withdraw = own.entered and is_open
+    ranked = ranking if ranking is not None else ranking_of(tournament)
+    place = ranked.places.get(user.pk)
+    if place is not None:
+        (own.rank, own.points), own.of = place, ranked.size
+    own.pairing = _pairing_words(tournament, entry)
+    return own
+
+
+def _pairing_words(tournament: Tournament, entry: Entry) -> str:
+    """The entrant's game now (an arena's) or in the latest round (a Swiss's), in words."""
+    kind = _kind(tournament)
+    if tournament.arena:
+        pairing = arena_standings.current_pairing(tournament, entry.user)
+        if pairing is None:
+            return ""
+        seat = 0 if pairing.blue_id == entry.pk else 1
+        other = pairing.orange if seat == 0 else pairing.blue
+        return f"Playing {_seat_name(kind, seat)} against {other.user.username}"
+    sitting = (Sitting.objects.filter(entry=entry).select_related("round", "table__game")
+               .order_by("-round__number").first())
+    if sitting is None:
+        return ""
+    number = sitting.round.number
+    if sitting.table.bye:
+        return f"Round {number}: a bye"
+    others = (Sitting.objects.filter(table=sitting.table).exclude(pk=sitting.pk)
+              .order_by("seat").values_list("entry__user__username", flat=True))
+    game = sitting.table.game
+    state = "in progress" if game is not None and game.status == Game.Status.ACTIVE \
+        else "played"
+    where = "board" if tournament.table_size == 2 else "table"
+    against = "against" if tournament.table_size == 2 else "with"
+    return (f"Round {number}, {where} {sitting.table.number}: "
+            f"{_seat_name(kind, sitting.seat)} {against} {', '.join(others)} ({state})")
+
+
 def players_of(tournament: Tournament) -> list[str]:
     """The entrants still in, by when they joined (before the first round: no standings)."""
     return list(Entry.objects.filter(tournament=tournament, withdrew_round__isnull=True)
                 .order_by("id").values_list("user__username", flat=True))
 
 
+@dataclass(frozen=True)
+class NextRound:
+    """A Swiss in its pause between rounds: the next round's number, when it is due, and
+    the milliseconds left when this was read (the page counts down from them in the
+    browser's own time: no clock of the viewer's is trusted)."""
+
+    number: int
+    at: Any  # dt.datetime
+    ms: int
+
+    @property
+    def text(self) -> str:
+        seconds = -(-self.ms // 1000)
+        return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def next_round_of(tournament: Tournament) -> NextRound | None:
+    """The pause's countdown, or None when the tournament is not between rounds."""
+    if tournament.arena or tournament.status != Tournament.Status.RUNNING:
+        return None
+    current = tournament.round_set.order_by("-number").first()
+    due = tournament.next_round_at(current)
+    if current is None or due is None:
+        return None
+    left = (due - timezone.now()).total_seconds()
+    return NextRound(current.number + 1, due, max(0, round(left * 1000)))
+
+
+def pause_words(seconds: int) -> str:
+    """A Swiss's pause between rounds, in words ("1 minute", "90 seconds", "None")."""
+    if not seconds:
+        return "None"
+    if seconds % 60:
+        return f"{seconds} seconds"
+    minutes = seconds // 60
+    return f"{minutes} minute{'s' if minutes > 1 else ''}"
+
+
 # --- the page's sections (templates/tournaments/_<name>.html), shown live ----------------
 
-SECTIONS = ("facts", "play", "standings", "rounds", "arena")
-SWISS_SECTIONS = ("facts", "play", "standings", "rounds")
-ARENA_SECTIONS = ("facts", "play", "arena")  # an arena's own section: standings and games
+SECTIONS = ("facts", "play", "entry", "standings", "rounds", "arena")
+SWISS_SECTIONS = ("facts", "play", "entry", "standings", "rounds")
+ARENA_SECTIONS = ("facts", "play", "entry", "arena")  # an arena's own: standings and games
+OWN = ("play", "entry")  # a member's own sections: sent to their sockets alone
 
 
 def sections_of(tournament: Tournament) -> tuple[str, ...]:
@@ -270,13 +404,15 @@ def sections_of(tournament: Tournament) -> tuple[str, ...]:
 
 
 def section_context(tournament: Tournament, names: tuple[str, ...] | list[str] = SECTIONS,
-                    you: str = "", user: Any = None, playing: str | None = None
-                    ) -> dict[str, Any]:
+                    you: str = "", user: Any = None, playing: str | None = None,
+                    ranking: Ranking | None = None) -> dict[str, Any]:
     """What the partials of `names` read: the page renders them all for its viewer; the
     live frames (tournaments.live) render them for nobody in particular (`you` "", no
     `user`, no game) once for every socket, or a member's own "Play now" (`playing`; an
     arena's: `user`'s own part, `arena_pages.own_of`) for them."""
     context: dict[str, Any] = {"t": tournament, "you": you, "playing": playing}
+    if "entry" in names:
+        context["your"] = your_entry(tournament, user, ranking)
     if "play" in names and tournament.arena:
         context["own"] = arena_pages.own_of(tournament, user)
     if "arena" in names and tournament.arena:
@@ -284,6 +420,8 @@ def section_context(tournament: Tournament, names: tuple[str, ...] | list[str] =
     if "facts" in names:
         context["game"] = kind_name(tournament.game_type)
         context["time_control"] = time_control_label(tournament.time_control)
+        context["next_round"] = next_round_of(tournament)
+        context["pause"] = pause_words(tournament.round_pause)
     if "standings" in names:
         started = tournament.round_set.exists()
         context["standings"] = standings_of(tournament) if started else []

@@ -15,6 +15,9 @@ number) of `Round` is the last guard). It:
 2. finishes the running round once all its games have ended (`_finish_round`): a game
    aborted before every seat decided is a forfeit of the seat that aborted it (or, aborted
    by the idle sweep, of every seat without a decision); the entrants' points move on;
+   then, unless it was the last, the tournament pauses `round_pause` seconds
+   (`Tournament.next_round_at`): the page shows the standings and a countdown, and the next round
+   starts at the first `advance` after the pause (the task sent for its end, or the tick);
 3. starts the next round (`_start_round`) or, after the last, finishes the tournament;
    once a round's start commits, the page's sections go to its sockets, each player's own
    "Play now" to theirs (`tournaments.live`), and `tournaments.signals.round_started` is
@@ -39,7 +42,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from common.queue import enqueue
+from common.queue import eager, enqueue
 from games import services as games
 from games.kinds import get_kind
 from games.models import Game
@@ -147,25 +150,45 @@ def advance(tournament_id: str, now: dt.datetime | None = None) -> str:
         if tournament.status == Tournament.Status.SCHEDULED and tournament.starts_at > now:
             return ""
         current = tournament.round_set.order_by("-number").first()
+        finished_now = False
         if current is not None and current.finished_at is None:
             _forfeit_absent(tournament, current, now)
             if Game.objects.filter(tournament_table__round=current,
                                    status=Game.Status.ACTIVE).exists():
                 return ""
             _finish_round(tournament, current, now)
+            finished_now = True
         played = current.number if current is not None else 0
         if played >= tournament.rounds:
             _close(tournament, Tournament.Status.FINISHED, now)
-            live.on_commit(tournament.pk)
+            live.on_commit(tournament.pk, members=live.entrants(tournament.pk))
             return "finished"
+        due = tournament.next_round_at(current)
+        if due is not None and now < due:  # the pause: the standings, then the next round
+            if finished_now:  # the standings and the countdown; each one's place and points
+                live.on_commit(tournament.pk, members=live.entrants(tournament.pk))
+                transaction.on_commit(lambda: _advance_at(tournament.pk, due))
+                return f"round {played} finished; round {played + 1} at {due.isoformat()}"
+            return ""
         started = _start_round(tournament, played + 1, now)  # its frames: `_announce`
         if started is None:
             status = (Tournament.Status.CANCELLED if played == 0
                       else Tournament.Status.FINISHED)
             _close(tournament, status, now)
-            live.on_commit(tournament.pk)
+            live.on_commit(tournament.pk, members=live.entrants(tournament.pk))
             return f"{status}: too few players"
         return f"round {started.number} started"
+
+
+def _advance_at(tournament_id: str, due: dt.datetime) -> None:
+    """After a round finished into a pause: `tournaments.advance` sent to run when the
+    pause ends, so the next round starts on time rather than at the beat's next tick
+    (every 15 s), which remains the fallback. With tasks run in-process (the embedded
+    default) nothing is sent: the tick starts it. `advance` checks the time again, so an
+    early arrival starts nothing."""
+    if eager():
+        return
+    enqueue("tournaments.advance", tournament_id, eta=due)
 
 
 def start_round(tournament: Tournament, now: dt.datetime | None = None) -> Round:
@@ -208,7 +231,7 @@ def round_finished(tournament: Tournament, now: dt.datetime | None = None) -> bo
                                status=Game.Status.ACTIVE).exists():
             return False
         _finish_round(held, current, now)
-        live.on_commit(held.pk)
+        live.on_commit(held.pk, members=live.entrants(held.pk))
         return True
 
 

@@ -37,13 +37,17 @@ from tournaments.models import Entry, Tournament
 from tournaments.rounds import TournamentError, advance, round_finished, start_round, tick
 from tournaments.standings import Line, standings
 
-__all__ = ["Line", "TournamentError", "advance", "berserk", "check_tournament",
+__all__ = ["Line", "TournamentError", "advance", "berserk", "berserk_game",
+           "check_tournament",
            "create_tournament", "join", "pause", "resume", "round_finished", "standings",
            "start_now", "start_round", "tick", "withdraw"]
 
-berserk, pause, resume = arenas.berserk, arenas.pause, arenas.resume
+berserk, berserk_game = arenas.berserk, arenas.berserk_game
+pause, resume = arenas.pause, arenas.resume
 
 MAX_ROUNDS = 15
+ROUND_PAUSE = 60  # seconds between a Swiss's rounds unless chosen: time to see the standings
+MAX_ROUND_PAUSE = 600
 MAX_PLAYERS = 256
 MEMBER_OPEN_TOURNAMENTS = 2  # a member's scheduled or running tournaments at once
 NAME_LENGTH = 80
@@ -53,13 +57,16 @@ def check_tournament(*, name: str, game_type: str, rounds: int, time_control: st
                      rated: bool = True, max_players: int = 64, table_size: int | None = None,
                      bots_allowed: bool = False, options: dict[str, Any] | None = None,
                      system: str = Tournament.System.SWISS, duration: int | None = None,
-                     berserk: bool = True) -> dict[str, Any]:
+                     berserk: bool = True, round_pause: int | None = None
+                     ) -> dict[str, Any]:
     """The rules of a tournament's settings, in one place (`create_tournament` and the
     admin's schedules both use it): the fields as stored (the kind's key, its checked
     options, the clock's code, the table size), or a TournamentError in words. Reads no
     row. An arena (`system` "arena") has a `duration` in minutes instead of rounds (its
     `rounds` are stored as 0), a live time control and two seats
-    (`tournaments.arenas.check_arena`)."""
+    (`tournaments.arenas.check_arena`). `round_pause`: a Swiss's seconds between rounds,
+    0 to `MAX_ROUND_PAUSE`; None is the default, `ROUND_PAUSE` for a live or untimed Swiss
+    and none for a correspondence one (an arena has no rounds: 0)."""
     name = (name or "").strip()
     if not name or len(name) > NAME_LENGTH:
         raise TournamentError(f"a tournament needs a name of 1 to {NAME_LENGTH} characters")
@@ -82,6 +89,7 @@ def check_tournament(*, name: str, game_type: str, rounds: int, time_control: st
         control = clocks.parse(time_control)
     except ValueError as e:
         raise TournamentError(str(e)) from None
+    round_pause = 0 if arena else _round_pause(round_pause, control)
     size = 2 if arena else _table_size(kind.seat_counts, table_size)
     if not 2 <= max_players <= MAX_PLAYERS or max_players < (2 if size == 2 else 3):
         raise TournamentError(f"at most 2 to {MAX_PLAYERS} players")
@@ -91,7 +99,17 @@ def check_tournament(*, name: str, game_type: str, rounds: int, time_control: st
             "time_control": control.code if control else "", "options": options,
             "rated": rated, "bots_allowed": bots_allowed, "table_size": size,
             "max_players": max_players, "system": system, "duration": duration,
-            "berserk": berserk}
+            "berserk": berserk, "round_pause": round_pause}
+
+
+def _round_pause(asked: int | None, control: clocks.TimeControl | None) -> int:
+    """A Swiss's pause between rounds in seconds: the one asked for, or the default (none
+    for correspondence: its rounds last days, and nobody waits on the page)."""
+    if asked is None:
+        return 0 if control is not None and not control.live else ROUND_PAUSE
+    if not isinstance(asked, int) or not 0 <= asked <= MAX_ROUND_PAUSE:
+        raise TournamentError(f"the pause between rounds is 0 to {MAX_ROUND_PAUSE} seconds")
+    return asked
 
 
 def create_tournament(*, name: str, game_type: str, rounds: int, starts_at: dt.datetime,
@@ -100,17 +118,19 @@ def create_tournament(*, name: str, game_type: str, rounds: int, starts_at: dt.d
                       table_size: int | None = None, bots_allowed: bool = False,
                       options: dict[str, Any] | None = None,
                       system: str = Tournament.System.SWISS, duration: int | None = None,
-                      berserk: bool = True) -> Tournament:
+                      berserk: bool = True, round_pause: int | None = None) -> Tournament:
     """A tournament (a Swiss, or an arena of `duration` minutes), scheduled. `created_by`
     None is the admin's schedule; a member may have `MEMBER_OPEN_TOURNAMENTS` not yet
     over. `table_size`: 2 for a two-seat kind (the default), 3 or 4 for a kind of more
-    seats (default its largest, at most 4).
+    seats (default its largest, at most 4). `round_pause`: seconds between a Swiss's rounds
+    (None: the default, `check_tournament`).
     TournamentError, with nothing written, for anything wrong (`check_tournament`)."""
     fields = check_tournament(name=name, game_type=game_type, rounds=rounds,
                               time_control=time_control, rated=rated,
                               max_players=max_players, table_size=table_size,
                               bots_allowed=bots_allowed, options=options,
-                              system=system, duration=duration, berserk=berserk)
+                              system=system, duration=duration, berserk=berserk,
+                              round_pause=round_pause)
     if timezone.is_naive(starts_at):
         raise TournamentError("the start needs a time zone")
     with transaction.atomic():
@@ -129,15 +149,24 @@ def create_tournament(*, name: str, game_type: str, rounds: int, starts_at: dt.d
 
 def start_now(tournament: Tournament, now: dt.datetime | None = None) -> bool:
     """The admin's "start now": a scheduled tournament's start moved to now (the beat's
-    tick starts round 1 within its 15 seconds, or cancels it if too few joined). False,
-    and nothing changed, for one already running or over."""
+    tick starts round 1 within its 15 seconds, or cancels it if too few joined); a Swiss
+    in its pause between rounds starts its next round now (`start_round`, which waits on
+    no pause). False, and nothing changed, for one with a round being played, an arena
+    already running, or one over."""
     now = now or timezone.now()
     moved = bool(Tournament.objects.filter(pk=tournament.pk,
                                            status=Tournament.Status.SCHEDULED)
                  .update(starts_at=now))
     if moved:
         live.on_commit(tournament.pk, ("facts",))  # the new start, on the page and list
-    return moved
+        return True
+    if tournament.arena:
+        return False
+    try:
+        start_round(tournament, now)
+    except TournamentError:
+        return False
+    return True
 
 
 def _table_size(seat_counts: tuple[int, ...], asked: int | None) -> int:
@@ -181,7 +210,7 @@ def join(tournament: Tournament, user: Any, password: str | None = None) -> Entr
         if held.entries.filter(withdrew_round__isnull=True).count() >= held.max_players:
             raise TournamentError("the tournament is full")
         rating = host_ratings([user.pk], held.game_type)[user.pk]
-        live.on_commit(held.pk, ("standings",))  # the players so far, live
+        live.on_commit(held.pk, ("standings",), members=[user.pk])  # the players so far
         entry = Entry.objects.create(tournament=held, user=user, first_round=first_round,
                                      rating=rating, free_since=timezone.now())
         if held.arena and held.status == Tournament.Status.RUNNING:
@@ -209,7 +238,7 @@ def withdraw(tournament: Tournament, user: Any) -> None:
             entry.save(update_fields=["withdrew_round", "withdrawn_at"])
             return
         current = held.round_set.order_by("-number").first()
-        live.on_commit(held.pk, ("standings",))
+        live.on_commit(held.pk, ("standings",), members=[user.pk])
         if current is None:
             entry.delete()
             return

@@ -8,6 +8,7 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("games/<str:game_id>/berserk", views.berserk_game, name="berserk_game"),
     path("create", views.create, name="create"),
     path("<str:tournament_id>/", views.detail, name="detail"),
     path("<str:tournament_id>/join", views.join, name="join"),

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -58,7 +58,8 @@ def create(request: HttpRequest) -> HttpResponse:
                 name=data["name"], game_type=data["game"], rounds=data["rounds"] or 0,
                 starts_at=form.start(), time_control=data["time_control"],
                 rated=data["rated"], password=data["password"], created_by=request.user,
-                system=data["system"], duration=data["duration"])
+                system=data["system"], duration=data["duration"],
+                round_pause=data.get("round_pause"))
         except services.TournamentError as refused:
             form.add_error(None, _sentence(str(refused)))
         else:
@@ -81,10 +82,6 @@ def detail(request: HttpRequest, tournament_id: str) -> HttpResponse:
         **pages.section_context(tournament, pages.sections_of(tournament), you=you,
                                 user=request.user, playing=viewer.playing),
         "viewer": viewer,
-        "open": tournament.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING),
-        "can_join": request.user.is_authenticated and viewer.entry is None,
-        "can_withdraw": viewer.entered and tournament.status in (
-            Tournament.Status.SCHEDULED, Tournament.Status.RUNNING),
     }
     return render(request, "tournaments/detail.html", context)
 
@@ -151,3 +148,17 @@ def resume(request: HttpRequest, tournament_id: str) -> HttpResponse:
 @login_required
 def berserk(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return _arena_request(request, tournament_id, "berserk")
+
+
+@require_POST
+@login_required
+def berserk_game(request: HttpRequest, game_id: str) -> JsonResponse:
+    """The game page's berserk button (`tournaments.game_extras`): `services.berserk_game`,
+    answered in JSON: `{"ok": true}` (the game's socket brings the new clock and the
+    mark), or 400 with `{"code": "refused", "message": ...}` and nothing changed."""
+    try:
+        services.berserk_game(game_id, request.user)
+    except services.TournamentError as refused:
+        return JsonResponse({"code": "refused", "message": _sentence(str(refused))},
+                            status=400)
+    return JsonResponse({"ok": True})

@@ -10,6 +10,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
+from games import access
 from games.frames import away, protocol, shown_ratings
 from games.kinds import LiveGame, Viewer
 from games.models import Game, Seat
@@ -100,10 +101,41 @@ def state_of(game: Game, lg: LiveGame | None = None, *, viewer: Viewer = None,
     at = timezone.now()
     abandon = away.state(game, lg, at, final)
     game_clocks = clocks.of_game(game) if final else None
-    return protocol.state(
+    state = protocol.state(
         game, lg, viewer=viewer, final=final, seats=seats,
         rematch=rematch_info(game) if final else None, abandon=abandon,
         clock=game_clocks.state(at) if game_clocks is not None else None, history=history)
+    extras = extras_of(game, lg) if final else None
+    if extras is not None:
+        state["extras"] = extras
+    return state
+
+
+def extras_of(game: Game, lg: LiveGame) -> dict[str, Any] | None:
+    """What other apps show beside the seats (`games.access.extras`), with only the
+    actions legal now: none once the game is over, and an action meant for before its
+    seat's first decision (`before_first_decision`) not once that seat has decided. The
+    page shows what it is sent and decides nothing (docs/live-protocol.md, `extras`)."""
+    said = access.extras_for(game)
+    if said is None:
+        return None
+    actions = [] if game.is_over else [
+        {k: v for k, v in action.items() if k != "before_first_decision"}
+        for action in said["actions"]
+        if not (action.get("before_first_decision") and decided(game, lg, action["seat"]))]
+    return {"marks": [dict(mark) for mark in said["marks"]], "actions": actions}
+
+
+def decided(game: Game, lg: LiveGame, seat: int) -> bool:
+    """Has `seat` made a decision of its own in this game? Exact for timed games (the
+    clock notes who moved until all have); for untimed ones from the seat's count of
+    decisions (seats deciding at once) or the ply (seats taking turns in order)."""
+    game_clocks = clocks.of_game(game)
+    if game_clocks is not None:
+        return game_clocks.started or seat in game_clocks.moved
+    if game.kind.seat_sequences:
+        return lg.sequence(seat) > 0
+    return lg.ply > seat
 
 
 def public_state(game: Game, lg: LiveGame | None = None, *, final: bool = True,

@@ -14,6 +14,10 @@
 //   (an arena player's pause and berserk forms) comes without a CSRF token: the page's
 //   own (`data-csrf`) is put in.
 // - Reconnects with the game socket's backoff (static/js/live/socket.js); 4404 stops.
+// - A Swiss between rounds shows a countdown to the next round ([data-countdown-ms]: the
+//   milliseconds left when the server rendered it). It counts down in the browser from
+//   the moment the section arrived (no clock of the viewer's is trusted) and says
+//   `data-countdown-done` at 0; the round's start comes as the next frame.
 //
 // The list (/tournaments/, [data-tournament-list]: the page's game or "") opens
 // /ws/tournaments/: a `list` frame (every group's rows) on each open, then a `row` frame
@@ -86,6 +90,25 @@ export function applySections(root, frame, shown, you, csrf = "") {
   return changed;
 }
 
+/** "m:ss" for a countdown's time left. */
+export function countdownText(ms) {
+  const seconds = Math.ceil(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** Each countdown in `root`: its end fixed the first time it is seen (now + the
+ * server's milliseconds left), its text the time left from `now`. */
+export function countdowns(root, now = performance.now()) {
+  for (const node of root.querySelectorAll("[data-countdown-ms]")) {
+    if (!node.dataset.countdownEnd) {
+      node.dataset.countdownEnd = String(now + Number(node.dataset.countdownMs || 0));
+    }
+    const left = Number(node.dataset.countdownEnd) - now;
+    const text = left > 0 ? countdownText(left) : node.dataset.countdownDone || "0:00";
+    if (node.textContent !== text) node.textContent = text;
+  }
+}
+
 /** A socket to `path` that reconnects with backoff (4404 stops); `onFrame` gets each
  * frame but the bell's notifications. Every open is answered with the current state. */
 function liveSocket(path, onFrame) {
@@ -139,8 +162,13 @@ function startPage() {
   const csrf = config.getAttribute("data-csrf") || "";
   const root = document.querySelector("main") || document.body;
   const shown = new Map();
+  countdowns(root);
+  setInterval(() => countdowns(root), 250);
   liveSocket(`/ws/tournament/${id}/`, (frame) => {
-    if (frame.type === "sections" && frame.tournament === id) applySections(root, frame, shown, you, csrf);
+    if (frame.type === "sections" && frame.tournament === id) {
+      applySections(root, frame, shown, you, csrf);
+      countdowns(root);
+    }
   });
 }
 

@@ -28,13 +28,13 @@ for (const form of document.querySelectorAll("form[data-create-tournament]")) {
   form.querySelector("input[name=starts_at]")?.addEventListener("change", () => offsetOf(form));
 }
 
-// The system chosen shows its own field: a Swiss's rounds, an arena's duration (without
+// The system chosen shows its own fields: a Swiss's rounds and pause, an arena's duration (without
 // script both show, each saying whose it is).
 function systemFields(form) {
   const system = form.querySelector("select[name=system]");
   if (!system) return;
   const show = () => {
-    for (const [name, when] of [["rounds", "swiss"], ["duration", "arena"]]) {
+    for (const [name, when] of [["rounds", "swiss"], ["round_pause", "swiss"], ["duration", "arena"]]) {
       const field = form.querySelector(`[name=${name}]`)?.closest(".field");
       if (field) field.hidden = system.value !== when;
     }

@@ -36,8 +36,10 @@ def swiss(transactional_db):
     User = get_user_model()
     people = [User.objects.create_user(name, f"{name}@example.com", PASSWORD)
               for name in NAMES]
+    # No pause between rounds: round 2 follows round 1's end at once (the pause has its
+    # own tests: tests/tournaments/test_round_pause.py, test_tournament_pause_browser.py).
     t = services.create_tournament(name="Express Swiss", game_type="cargo-express",
-                                   rounds=2, table_size=3, time_control="5+3",
+                                   rounds=2, table_size=3, time_control="5+3", round_pause=0,
                                    starts_at=timezone.now() - dt.timedelta(minutes=1))
     for member in people:
         services.join(t, member)

@@ -43,8 +43,10 @@ def running(transactional_db, eager):  # noqa: F811
     User = get_user_model()
     people = [User.objects.create_user(name, f"{name}@example.com", PASSWORD)
               for name in ("alice", "bob", "carol", "dmitri")]
+    # No pause between rounds: this follows round 2's start from round 1's end (the
+    # pause's own browser test: test_tournament_pause_browser.py).
     t = services.create_tournament(name="Live Swiss", game_type="cargo-connect", rounds=2,
-                                   options={"size": 5},
+                                   options={"size": 5}, round_pause=0,
                                    starts_at=timezone.now() - dt.timedelta(minutes=1))
     for member in people:
         services.join(t, member)

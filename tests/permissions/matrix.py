@@ -380,6 +380,10 @@ TOURNAMENT_VIEWS = [
             cells("refused", player="allowed", opponent="allowed", anonymous="sign-in"),
             allowed="302 /g/", writes=True,
             note="a player of a game of the arena, before their first move; then to the game"),
+    ViewRow("tournaments:berserk_game", "POST", "arena",
+            cells("400 refused", player="allowed", opponent="allowed", anonymous="sign-in"),
+            writes=True, note="the game page's button: a player of that arena game, before "
+                              "their first move; JSON"),
 ]
 
 # The public API (docs/api.md): a browser's session is not a key to it, so every endpoint

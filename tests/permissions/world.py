@@ -241,7 +241,8 @@ def build(name: str, people: People) -> Scene:
         for who in ("alice", "bob"):
             tournaments.join(tournament, people.users[who])
         arenas.pair(tournament.id)
-        return Scene(name, kwargs={"tournament_id": tournament.id})
+        game_id = tournament.pairings.get().game_id
+        return Scene(name, kwargs={"tournament_id": tournament.id, "game_id": game_id})
     raise KeyError(name)
 
 

@@ -53,7 +53,7 @@ def resign_game(game_id: str, name: str) -> None:
 
 
 def own(got: list[dict]) -> list[str]:
-    return [f["sections"]["play"] for f in got if set(f["sections"]) == {"play"}]
+    return [f["sections"]["play"] for f in got if set(f["sections"]) == {"play", "entry"}]
 
 
 def shared(got: list[dict]) -> list[dict]:
@@ -67,7 +67,7 @@ async def test_pairings_results_and_the_end_reach_each_viewer_as_theirs(
     viewers = {name: await connect(path, name, expect_state=False)
                for name in (*NAMES, None)}
     for name, comm in viewers.items():  # on connect: the arena's sections, as theirs
-        assert set(comm.first["sections"]) == {"facts", "play", "arena"}
+        assert set(comm.first["sections"]) == {"facts", "play", "entry", "arena"}
         assert "p0" not in comm.first["sections"]["arena"]
         assert ">alice<" in comm.first["sections"]["arena"]
         play = comm.first["sections"]["play"]
@@ -116,6 +116,12 @@ async def test_pairings_results_and_the_end_reach_each_viewer_as_theirs(
     for name in ("alice", opponent):
         mine = own(got[name])[-1]
         assert "Play now" not in mine and "Waiting for an opponent" in mine
+    # Their "Your entry": alice first with her 2 points, her opponent's 0; to them alone.
+    entry = {n: [f["sections"]["entry"] for f in got[n] if "entry" in f["sections"]][-1]
+             for n in ("alice", opponent)}
+    assert "Place <strong>1</strong> of 4, <strong>2</strong> points" in entry["alice"]
+    assert "<strong>0</strong> points" in entry[opponent]
+    assert all("entry" not in f["sections"] for f in got["eve"] + got[None])
     assert all(own(got[n]) == [] for n in NAMES[:4] if n not in ("alice", opponent))
 
     # The time is up; the last game ends; its pass finishes the arena: the podium.

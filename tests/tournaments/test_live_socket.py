@@ -37,10 +37,11 @@ def users(db):
 
 @pytest.fixture
 def swiss(users) -> Tournament:
-    """A Cargo Connect Swiss due now, alice, bob, carol and dave in it."""
+    """A Cargo Connect Swiss due now, alice, bob, carol and dave in it; no pause between
+    rounds (the pause's frames: test_round_pause.py)."""
     t = services.create_tournament(name="Live Swiss", game_type="cargo-connect", rounds=2,
                                    starts_at=timezone.now() - dt.timedelta(minutes=1),
-                                   options={"size": 5})
+                                   options={"size": 5}, round_pause=0)
     for name in NAMES[:4]:
         services.join(t, users[name])
     return t
@@ -76,7 +77,7 @@ async def test_a_round_start_and_a_game_end_reach_each_viewer_as_theirs(swiss, u
                for name in (*NAMES, None)}
     for comm in viewers.values():  # on connect: every section, as this viewer sees it
         assert comm.first["type"] == "sections"
-        assert set(comm.first["sections"]) == {"facts", "play", "standings", "rounds"}
+        assert set(comm.first["sections"]) == {"facts", "play", "entry", "standings", "rounds"}
         assert comm.first["sections"]["play"] == ""
         assert "4 players so far" in comm.first["sections"]["standings"]
         assert "Scheduled" in comm.first["sections"]["facts"]
@@ -98,11 +99,14 @@ async def test_a_round_start_and_a_game_end_reach_each_viewer_as_theirs(swiss, u
     assert got["eve"] == shared  # a member who is not in it: the same, nothing of their own
     for name, game in boards.items():
         assert shared[0] in got[name]
-        own = [f for f in got[name] if set(f["sections"]) == {"play"}]
+        own = [f for f in got[name] if set(f["sections"]) == {"play", "entry"}]
         assert len(own) == 1, got[name]  # their own "Play now", to them alone
         assert f'href="/g/{game}"' in own[0]["sections"]["play"]
         assert "Play now" in own[0]["sections"]["play"]
+        assert "Round 1, board" in own[0]["sections"]["entry"]  # "Your entry": the pairing
+        assert "(in progress)" in own[0]["sections"]["entry"]
         assert len(got[name]) == 2
+    assert all("entry" not in f["sections"] for f in got["eve"] + got[None])
     assert all(alice_game not in json.dumps(f["sections"].get("play", ""))
                for f in got[other] + got["eve"] + got[None])
 
@@ -114,9 +118,10 @@ async def test_a_round_start_and_a_game_end_reach_each_viewer_as_theirs(swiss, u
     assert len(result) == 1 and got[None] == result and got["eve"] == result
     assert result[0]["sections"]["rounds"].count("in progress") == 2  # the round, one board
     for name in NAMES[:4]:
-        own = [f for f in got[name] if set(f["sections"]) == {"play"}]
+        own = [f for f in got[name] if set(f["sections"]) == {"play", "entry"}]
         if boards[name] == alice_game:  # alice and her opponent: "Play now" gone
             assert len(own) == 1 and own[0]["sections"]["play"] == ""
+            assert "(played)" in own[0]["sections"]["entry"]
         else:  # the other board's game goes on: nothing of their own
             assert got[name] == result
     for comm in viewers.values():

@@ -29,6 +29,7 @@ def members(n: int, prefix: str = "p") -> list:
 def swiss(name: str = "Test Swiss", game_type: str = "cargo-connect", *,
           starts_at: dt.datetime | None = None, **kw) -> Tournament:
     kw.setdefault("options", {"size": 5} if game_type == "cargo-connect" else {})
+    kw.setdefault("round_pause", 0)  # the pause's page: test_round_pause.py
     return services.create_tournament(
         name=name, game_type=game_type, rounds=kw.pop("rounds", 3),
         starts_at=starts_at or timezone.now() + dt.timedelta(hours=1), **kw)

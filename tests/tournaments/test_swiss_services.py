@@ -32,7 +32,10 @@ def members(n: int, prefix: str = "p") -> list:
 
 
 def swiss(game_type: str = "cargo-connect", rounds_: int = 3, **kw) -> Tournament:
+    """A Swiss due now. No pause between rounds unless asked (`round_pause`): these tests
+    are of the rounds themselves; the pause has its own (test_round_pause.py)."""
     kw.setdefault("options", {"size": 5} if game_type == "cargo-connect" else {})
+    kw.setdefault("round_pause", 0)
     return services.create_tournament(name="Test Swiss", game_type=game_type, rounds=rounds_,
                                       starts_at=START, **kw)
 

@@ -17,10 +17,12 @@
 //   [data-action=resign] [data-confirm-resign] (a <dialog> whose form returns "resign"; its
 //   data-question is the window.confirm() text where <dialog> is not supported)
 //   [data-clocks] (the players' clocks, ./clock.js) [data-abandon] (abort and claim,
-//   ./abandon.js; data-abort-url and data-claim-url on the root)
+//   ./abandon.js; data-abort-url and data-claim-url on the root) [data-extras] (another
+//   app's marks and actions beside the seats, ./extras.js)
 //
 // ---- The state fields the shell reads (everything else is the view's) ---------------------
-//   ply, over, status, turns, rematch {offered_by, game, url}, clock, abandon, ending {text}
+//   ply, over, status, turns, rematch {offered_by, game, url}, clock, abandon, ending {text},
+//   extras {marks, actions}
 //   (docs/clocks.md),
 //   seats [{seat, side, label, name, rating, bot}] in seat order,
 //   acting [seat indexes that may act now], viewer (this page's seat index or null; only in
@@ -67,6 +69,7 @@ import { AbandonBox } from "./abandon.js";
 import { ChatPanel } from "./chat.js";
 import { ClockDisplay } from "./clock.js";
 import { el, readJson } from "./dom.js";
+import { SeatExtras } from "./extras.js";
 import { GameSocket } from "./socket.js";
 
 const STATUS_TEXT = {
@@ -262,6 +265,7 @@ export async function startLiveGame(root) {
     drawStatus();
     drawRematch();
     clocks.update(state);
+    extras.update(state, viewer); // after the clocks: its marks go beside them
     abandon.update(state, viewer);
     chat?.setOver(state.over);
     const resign = $("[data-action=resign]");
@@ -393,6 +397,13 @@ export async function startLiveGame(root) {
     sendQueue: (key, steps) => socket.sendFrame({ type: "queue", key, steps }),
   });
   const clocks = new ClockDisplay($("[data-clocks]"));
+  const extras = new SeatExtras(root, $("[data-extras]"), {
+    csrfToken: root.dataset.csrf,
+    onMessage: (text, isError) => {
+      message(text, isError);
+      announce(text);
+    },
+  });
   const chatRoot = $("[data-chat]");
   const chat = chatRoot ? new ChatPanel(chatRoot, { send: (frame) => socket.sendFrame(frame) }) : null;
   const abandon = new AbandonBox($("[data-abandon]"), {
