@@ -37,6 +37,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -72,6 +73,10 @@ MIN_DURATION, MAX_DURATION = 10, 12 * 60
 ABSENT_AFTER = dt.timedelta(seconds=60)
 PAIRING_RULES = pairing_rules.PairingRules()
 RECENT = 3  # the opponents a player's recent list holds (the pairing's penalty)
+# A pass that leaves two or more free players unpaired (the wait rule, the rematch bar)
+# sends one more this long after, once per arena at a time, so they wait about that long
+# and not for the beat's tick (15 s).
+FOLLOW_UP_SECONDS = 1.0
 
 
 def check_arena(duration: Any, time_control: str, seat_counts: tuple[int, ...]) -> int:
@@ -145,8 +150,28 @@ def pair(tournament_id: str, now: dt.datetime | None = None) -> str:
         made = _pair_free(tournament, stored, now)
         if made:
             said.append(f"{len(made)} game(s) started")
+        left = len(free_players(stored)) - 2 * len(made)
         transaction.on_commit(lambda: _announce(tournament, made, bool(said)))
+        transaction.on_commit(lambda: follow_up(tournament_id, left))
         return ", ".join(said)
+
+
+def free_players(stored: Stored) -> list[Entry]:
+    """The entrants a pass may pair: in no active game of the arena, neither paused nor
+    withdrawn."""
+    busy = stored.busy()
+    return [e for e in stored.entries if e.id not in busy and not e.paused and not e.withdrawn]
+
+
+def follow_up(tournament_id: str, left: int) -> None:
+    """After a pass that left `left` free players unpaired: one more pass
+    `FOLLOW_UP_SECONDS` later if two or more wait, unless one is already on its way (the
+    cache's `add`, shared by the site's processes, lets one sender in per interval).
+    Nothing when tasks run in this process: the tick pairs them there."""
+    if left < 2 or eager():
+        return
+    if cache.add(f"arena-follow-up:{tournament_id}", 1, timeout=FOLLOW_UP_SECONDS):
+        enqueue("tournaments.arena_pass", tournament_id, countdown=FOLLOW_UP_SECONDS)
 
 
 def _pair_free(tournament: Tournament, stored: Stored, now: dt.datetime

@@ -130,26 +130,27 @@ def list_frame(game: str | None) -> dict[str, Any]:
 
 def send_sections(tournament_id: str, names: Iterable[str] = EVERYONE,
                   members: Iterable[int] = ()) -> None:
-    """Now (the caller's change has committed): `names` to every socket on the page, then
-    each of `members` their own sections (`pages.OWN`): "Play now" (their game of the
-    tournament in progress, or none) and "Your entry" (their place, points and pairing;
-    the standings read once for them all). Failures are logged: what was committed
-    stands, and pages catch up on their next connect."""
+    """Now (the caller's change has committed): each of `members` their own sections
+    (`pages.OWN`): "Play now" (their game of the tournament in progress, or none) and
+    "Your entry" (their place, points and pairing; the standings read once for them all),
+    then `names` to every socket on the page (a player just paired hears of their game
+    before the shared render, which grows with the tournament). Failures are logged: what
+    was committed stands, and pages catch up on their next connect."""
     try:
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
             return
-        names = page_names(tournament, set(names) - set(pages.OWN))
-        if names:
-            broadcast.send_to_group(group(tournament_id), sections(tournament, names))
-            broadcast.send_to_group(LIST_GROUP, row_frame(tournament))
         users = list(get_user_model().objects.filter(pk__in=list(members)))
         ranking = pages.ranking_of(tournament) if users else None
-        for user in users:
+        for user in users:  # first: a player just paired waits on no one else's render
             playing = pages.viewer_of(tournament, user).playing
             broadcast.send_to_group(member_group(tournament_id, user.pk),
                                     sections(tournament, pages.OWN, user=user,
                                              playing=playing, ranking=ranking))
+        names = page_names(tournament, set(names) - set(pages.OWN))
+        if names:
+            broadcast.send_to_group(group(tournament_id), sections(tournament, names))
+            broadcast.send_to_group(LIST_GROUP, row_frame(tournament))
     except Exception:
         log.exception("tournament %s: its live sections could not be sent", tournament_id)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 
 from games import services as games
@@ -365,3 +366,34 @@ def test_the_admin_form_saves_an_hourly_arena():
     assert (saved.system, saved.duration, saved.rounds, saved.table_size) == ("arena", 50, 0, 2)
     form = ScheduleForm(data={**data, "time_control": ""})
     assert not form.is_valid() and "live time control" in str(form.errors)
+
+
+def test_a_pass_that_leaves_two_waiting_sends_one_follow_up(monkeypatch,
+                                                             django_capture_on_commit_callbacks):
+    """With a worker (tasks not run in-process), a pass that leaves two or more free
+    players unpaired sends one more pass a second later, once per interval however many
+    passes run meanwhile; a pass that leaves fewer than two sends none."""
+    sent: list[tuple[str, tuple, dict]] = []
+    monkeypatch.setattr(arenas, "eager", lambda: False)
+    monkeypatch.setattr(arenas, "enqueue",
+                        lambda name, *args, **options: sent.append((name, args, options)))
+    cache.clear()
+    t = arena()
+    entered(t, members(4))
+    with django_capture_on_commit_callbacks(execute=True):
+        arenas.pair(t.id)
+    assert len(active(t)) == 2 and sent == []  # everyone paired: nobody left waiting
+    a, _b = active(t)
+    with django_capture_on_commit_callbacks(execute=True):
+        games.resign(a.game_id, actor=Actor.member(a.orange.user))
+    sent.clear()  # the finish seam's own two passes
+    for _ in range(3):  # the two just free met last: the rematch bar holds them
+        with django_capture_on_commit_callbacks(execute=True):
+            arenas.pair(t.id)
+    assert sent == [("tournaments.arena_pass", (t.id,),
+                     {"countdown": arenas.FOLLOW_UP_SECONDS})]
+    cache.clear()  # the interval over
+    services.withdraw(t, a.blue.user)
+    with django_capture_on_commit_callbacks(execute=True):
+        arenas.pair(t.id)
+    assert len(sent) == 1  # one free player left: no follow-up
