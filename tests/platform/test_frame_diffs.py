@@ -39,7 +39,17 @@ def expected_state(game_id, viewer):
     """The viewer's full state now (`state_of`), as its frames carry it: a kind whose
     frames repeat no history leaves out `turns` and `log`, a spectator's frame its
     `you` and `viewer` (games.frames.states.frame_state)."""
+    return expected_states(game_id, [viewer])[viewer]
+
+
+def expected_states(game_id, viewers):
+    """`expected_state` of each of `viewers`, from one read of the game (a whole game
+    checks every viewer at every decision: one read a decision, not one a viewer)."""
     game = services.get_game(game_id)
+    return {viewer: frame_state(game, viewer) for viewer in viewers}
+
+
+def frame_state(game, viewer):
     state = services.state_of(game, viewer=viewer)
     if not game.kind.history_in_frames:
         state.pop("turns", None)
@@ -108,10 +118,10 @@ async def play_express(users, connect, n):
                     got[viewer] = (json.loads(comm.wire[-1]), frame)
                     break
                 assert frame["type"] in ("presence", "state"), frame
+        wants = await database_sync_to_async(expected_states)(game.id, viewers)
         for viewer in viewers:
-            want = await database_sync_to_async(expected_state)(game.id, viewer)
             raw, frame = got[viewer]
-            check_frame(raw, frame["state"], want, viewer)
+            check_frame(raw, frame["state"], wants[viewer], viewer)
         ply += 1
     return game, comms, ply
 
