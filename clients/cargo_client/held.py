@@ -35,9 +35,10 @@ class HeldState:
         if "diff" in frame:
             base = frame.get("base")
             if self.state is None or self.state.get("rev") != base:
+                held = None if self.state is None else self.state.get("rev")
                 self.state = None
                 raise OutOfStep(f"a diff from revision {base!r}, the state held is at "
-                                f"{None if self.state is None else self.state.get('rev')!r}")
+                                f"revision {held!r}")
             try:
                 rebuilt = apply(self.state, frame["diff"])
             except DiffError as e:

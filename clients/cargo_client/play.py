@@ -81,7 +81,7 @@ class GamePlayer:
             outcome.connections += 1
             progressed = self._follow(outcome)
             outcome.seat, outcome.state = self.held.seat, self.held.state
-            if self.held.over or not self._plays():
+            if self.held.over or (self.held.state is not None and not self._plays()):
                 return outcome
             failures = 0 if progressed else failures + 1
             log.info("game %s: the stream closed early; opening it again", self.game_id)
