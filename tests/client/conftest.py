@@ -47,3 +47,19 @@ def no_budgets(settings, monkeypatch):
     settings.LIVE_ADDRESS_UNITS_PER_SECOND = 10 ** 6
     monkeypatch.setattr("games.sockets.runtime.FRAMES_PER_SECOND", 10 ** 6)
 
+
+
+
+
+@pytest.fixture(autouse=True)
+def connections_closed_again():
+    """channels.testing turns `channels.db.close_old_connections` into a no-op while a
+    communicator sends or waits, with a `mock.patch` per call; two people's communicators
+    waiting at once unwind those patches out of order and leave the no-op in place, so no
+    later `database_sync_to_async` call would close its connection, and PostgreSQL would
+    refuse to drop the test database at the end of the run. Put back after each test."""
+    import channels.db
+
+    original = channels.db.close_old_connections
+    yield
+    channels.db.close_old_connections = original

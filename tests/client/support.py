@@ -14,7 +14,6 @@ as the sockets do; on PostgreSQL nothing is changed."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import socket
 from collections.abc import AsyncIterator, Callable
@@ -54,10 +53,6 @@ async def served_site() -> AsyncIterator[str]:
             server.should_exit = True
             await task
             sock.close()
-            # Each request ran on a thread of its own, gone now; a database connection it
-            # left is closed when the collector frees it (a DatabaseWrapper is a cycle), or
-            # PostgreSQL would refuse to drop the test database at the end of the run.
-            gc.collect()
 
 
 def over(state: dict[str, Any]) -> bool:

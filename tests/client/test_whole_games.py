@@ -13,6 +13,7 @@ import json
 
 import orjson
 import pytest
+from cargo_client.__main__ import main
 from cargo_client.api import Client
 from cargo_client.cargobot import CargoBot
 from cargo_client.expressbot import ExpressBot
@@ -34,7 +35,7 @@ from tests.client.support import (
 from tests.games.support import new_game
 from tests.platform.test_express_wire import KIND, kind_part
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [pytest.mark.django_db(transaction=True)]  # slow: tests/conftest.py
 
 
 @pytest.fixture
@@ -152,19 +153,25 @@ async def test_expressbot_through_the_api_plays_a_three_seat_table_with_two_peop
 
 
 @pytest.mark.asyncio
-async def test_a_diff_from_the_state_held_rebuilds_what_the_socket_rebuilt(
-        users, bot_account, connect):
-    """The client's held state takes the socket's own wire (diffs of the state its
-    connection holds) as well as the stream's whole states: fed the texts a person's socket
-    received in a game, it rebuilds every state the socket did."""
+async def test_the_command_line_plays_a_game_and_a_socket_wire_rebuilds_the_same(
+        users, bot_account, connect, capsys):
+    """`python -m cargo_client --game ID` plays that game to its end; and the client's
+    held state takes the socket's own wire (diffs of the state its connection holds) as
+    well as the stream's whole states: fed the texts the person's socket received, it
+    rebuilds every state the socket did."""
     robot, token = await database_sync_to_async(bot_account)("robo")
     game = await database_sync_to_async(new_game)(users["alice"], robot, size=5)
     async with served_site() as url:
         person = await connect(game.id, "alice")
-        player = GamePlayer(Client(url, token), game.id, CargoBot("easy", 3))
-        await asyncio.gather(asyncio.to_thread(player.play),
-                             person_plays(person, 0, connect_choice))
+        argv = ["--url", url, "--token", token, "--engine", "cargobot", "--seed", "3",
+                "--game", game.id]
+        status, _ = await asyncio.gather(asyncio.to_thread(main, argv),
+                                         person_plays(person, 0, connect_choice))
         await person.disconnect()
+    row, want, turns = await database_sync_to_async(server_side)(game.id, 1)
+    assert status == 0 and row.status == "finished"
+    assert f"game {game.id}: seat 1, {len([t for s, t in turns if s == 1])} decisions, " \
+        f"result {want['result']}" in capsys.readouterr().out
     held = HeldState()
     rebuilt = []
     for text in person.wire:
