@@ -7,11 +7,14 @@ whose state (whole, or a diff of the one held) replaces it. Whenever the seat is
 entry where seats decide at once), the engine decides from that state and the decision is
 posted. A `stale_ply` or `not_your_turn` refusal means the state moved on meanwhile: the
 stream brings the new one. Any other refusal stops the game's loop with its `ApiError`.
-The stream closes when the game ends; one that closes before (the site's channel layer
-went away, a diff from another state) is opened again and starts with the whole state."""
+The stream closes when the game ends; one that closes or fails before (the site's channel
+layer went away, the connection broke, a diff from another state) is opened again and
+starts with the whole state; a decision whose request failed is decided and sent again
+(the site answers a resent one with its frame and writes nothing)."""
 
 from __future__ import annotations
 
+import http.client
 import logging
 import threading
 import time
@@ -94,7 +97,8 @@ class GamePlayer:
         return self.held.seat is not None and state.get("game_type") == self.engine.game_type
 
     def _follow(self, outcome: Outcome) -> bool:
-        """One connection of the game stream; whether it brought any frame."""
+        """One connection of the game stream, until it closes, fails or goes out of step;
+        whether it brought a frame after its first state."""
         self.held.reset()
         frames = 0
         try:
@@ -109,7 +113,7 @@ class GamePlayer:
                     return True  # a spectator, or another game: nothing to play
                 if self.held.must_decide and self.held.number > self.answered:
                     self._decide(outcome)
-        except OutOfStep as e:
+        except (OutOfStep, OSError, http.client.HTTPException) as e:
             log.info("game %s: %s; reconnecting", self.game_id, e)
         return frames > 1
 
@@ -120,6 +124,9 @@ class GamePlayer:
         self.answered = number
         try:
             self.client.decision(self.game_id, number, token)
+        except (OSError, http.client.HTTPException):
+            self.answered = number - 1  # unanswered: decided again (a resend is harmless)
+            raise
         except ApiError as e:
             outcome.sent.append(Sent(number, token, e.status, e.code))
             if e.code not in RETRIED:

@@ -20,8 +20,9 @@ def state(rev: int, ply: int, acting: list[int], **more) -> dict:
 
 
 class Script:
-    """A client whose streams are scripted connections and whose decisions are refused
-    with the codes given, in turn (None: accepted)."""
+    """A client whose streams are scripted connections (an exception in one is raised
+    there, as a broken connection) and whose decisions are refused with the codes given,
+    in turn (None: accepted; "broken": the request's connection fails)."""
 
     def __init__(self, connections: list[list], refusals: list[str | None] | None = None):
         self.connections = list(connections)
@@ -29,11 +30,16 @@ class Script:
         self.posted: list[tuple[int, str]] = []
 
     def game_stream(self, game_id: str):
-        yield from self.connections.pop(0)
+        for line in self.connections.pop(0):
+            if isinstance(line, Exception):
+                raise line
+            yield line
 
     def decision(self, game_id: str, number: int, token: str) -> dict:
         self.posted.append((number, token))
         code = self.refusals.pop(0) if self.refusals else None
+        if code == "broken":
+            raise ConnectionResetError("connection reset by peer")
         if code is not None:
             raise ApiError(409 if code == "stale_ply" else 400, code, "refused", {})
         return {"ok": True}
@@ -74,6 +80,17 @@ def test_a_stale_decision_waits_for_the_stream_and_an_illegal_one_stops_the_game
     with pytest.raises(ApiError, match="illegal"):
         GamePlayer(client, "g1", Counter(), pause=0).play()
     assert client.posted == [(0, "take0"), (0, "take0")]  # asked again after the refusal
+
+
+def test_a_broken_connection_reopens_the_stream_and_resends_an_unanswered_decision():
+    first = {"type": "state", "state": {**state(1, 0, [1]), "viewer": 1}}
+    over = {"type": "ended", "state": {**state(3, 1, []), "status": "finished"}}
+    client = Script([[first], [first, TimeoutError("timed out")], [first, over]],
+                    refusals=["broken", None])
+    outcome = GamePlayer(client, "g1", Counter(), pause=0).play()
+    assert client.posted == [(0, "take0"), (0, "take0")]  # sent again on the next stream
+    assert outcome.connections == 3 and outcome.over
+    assert [s.status for s in outcome.sent] == [200]
 
 
 def test_a_spectator_or_another_games_seat_plays_nothing():
