@@ -160,8 +160,10 @@ SLOW_MODULES = frozenset({
     # the permission matrices: every role at every page and socket
     "tests/permissions/test_views.py", "tests/permissions/test_admin.py",
     "tests/permissions/test_sockets.py", "tests/permissions/test_api.py",
-    # the API: a whole Cargo Express table played to its end
+    # the API: a whole Cargo Express table played to its end; the reference client's whole
+    # games through the API of a served site
     "tests/api/test_hidden.py::test_a_finished_table_is_whole_for_everyone",
+    "tests/client/test_whole_games.py",
     # fresh processes, and a browser outside tests/browser/
     "tests/test_settings.py", "tests/rankings/test_ratings_browser.py",
     "tests/daily/test_daily_browser.py", "tests/daily/test_pages.py",

@@ -7,7 +7,8 @@
   other; besides the kinds, only Cargo Connect's own pages import `engine/`: the Weekly
   Puzzles and Daily Challenge app (`puzzles/`); How to play's examples are each kind's own
   (`games/kinds/<game>/howto.py`). No other site module, script or migration imports `engine/` or
-  `express/`. The tests (`tests/`) are outside the rule.
+  `express/`. The tests (`tests/`) and the API's reference client (`clients/`, its own
+  rule: tests/client/test_client_imports.py) are outside the rule.
 - The engines are pure: each imports the standard library and itself only (no Django, no
   site module, not the other engine).
 - The platform (`games`) imports no app built on it; each app takes of the platform exactly
@@ -40,9 +41,10 @@ KIND_ENGINES = {"games/kinds/cargo_connect/__init__.py": "engine",
 # Besides the kinds: Cargo Connect's own code outside play, which may import `engine` (and
 # only `engine`). A path ending in "/" is a whole folder.
 CARGO_CONNECT_OWN = ("puzzles/",)
-# Not site code: the engines themselves (their own test below) and the tests. Hidden folders
-# (.venv, .git, .ci) are skipped too.
-NOT_SITE = {"engine", "express", "tests"}
+# Not site code: the engines themselves (their own test below), the reference client of the
+# API (`clients/`: outside the site, held by tests/client/test_client_imports.py) and the
+# tests. Hidden folders (.venv, .git, .ci) are skipped too.
+NOT_SITE = {"engine", "express", "clients", "tests"}
 
 
 def _imports_of(path: pathlib.Path) -> set[str]:
