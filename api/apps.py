@@ -7,3 +7,8 @@ class ApiConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "api"
+
+    def ready(self) -> None:
+        from .events import connect
+
+        connect()  # `gameStart` on the members' event streams when a game starts

@@ -7,6 +7,7 @@ scheme on every operation; its refusals are `ApiError`s that `api.site` answers 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,14 +31,20 @@ class Bearer:
 
 
 class TokenAuth(HttpBearer):
-    def __init__(self, scope: Scope) -> None:
+    """`account`: a check of the token's member after the token's own (`api.bots`: the bot
+    door takes BOT accounts only, the board door people only), raising its refusal."""
+
+    def __init__(self, scope: Scope, account: Callable[[Any], None] | None = None) -> None:
         super().__init__()
         self.scope = scope
+        self.account = account
 
     def __call__(self, request: HttpRequest) -> Bearer:
         limits.charge(limits.per_address(), limits.address_of(request))
         row = tokens.check(request.headers.get("Authorization"), self.scope)
         limits.charge(limits.per_token(), row.digest[:32])
+        if self.account is not None:
+            self.account(row.user)
         return Bearer(row)
 
     def authenticate(self, request: HttpRequest, token: str) -> Bearer:  # pragma: no cover

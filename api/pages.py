@@ -18,6 +18,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.bots import bot_since
+
 from . import tokens
 from .forms import TokenForm
 from .scopes import parse
@@ -46,8 +48,8 @@ def token_settings(request: HttpRequest) -> HttpResponse:
     else:
         form = TokenForm()
     return render(request, "api/tokens.html", {
-        "form": form, "made": made, "tokens": tokens.of_member(request.user)},
-        status=status)
+        "form": form, "made": made, "tokens": tokens.of_member(request.user),
+        "bot_since": bot_since(request.user)}, status=status)
 
 
 @login_required
