@@ -11,11 +11,16 @@ from rankings.elo import START_RATING
 class Player(models.Model):
     """A member's row beside Django's user. It holds no rating: `rating`, `rated_games`,
     `bot_rating` and `bot_games` read Cargo Connect's `Rating` rows (the one place a rating
-    is kept) for the callers that ask a player for them, one query each."""
+    is kept) for the callers that ask a player for them, one query each.
+
+    `bot_since`: when the account became a BOT account (lichess's name: a program playing
+    through the API, marked "BOT" before its name everywhere; issue #47, docs/api.md), None
+    for a person. Set once by `accounts.bots.mark` (the API's upgrade), never cleared."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
     )
+    bot_since = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"{self.user} ({self.rating})"

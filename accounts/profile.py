@@ -41,6 +41,7 @@ from rankings.ratings import VS_CARGOBOT, member_ratings, online_system
 from tournaments.results import member_results, member_totals
 
 from .achievements import ACHIEVEMENTS
+from .bots import bot_accounts, bot_since
 from .charts import line_chart
 from .models import EarnedAchievement, GameStats, SeatStats
 from .stats import CARD_FIELDS, CARDS, COUNTED_MODES, SHAPE_FIELDS, SHAPES, card_names
@@ -74,6 +75,8 @@ def profile(user: Any, viewer: Any = None, vs: Any = None) -> dict[str, Any]:
         other = None
     return {
         "profile_user": user,
+        # a BOT account's upgrade (accounts.bots): its date read only for one
+        "bot_since": bot_since(user) if user.pk in bot_accounts() else None,
         "ratings": _ratings(user),
         "modes": _by_mode(stats),
         "totals": _totals(stats),

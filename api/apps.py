@@ -12,7 +12,9 @@ class ApiConfig(AppConfig):
         from django.db.models.signals import post_delete
 
         from . import oauth
+        from .events import connect
 
         # the toolkit deletes a revoked app token: its checksum is kept (api/oauth.py)
         post_delete.connect(oauth.forget, sender=oauth.AppToken,
                             dispatch_uid="api.oauth.forget")
+        connect()  # `gameStart` on the members' event streams when a game starts

@@ -9,6 +9,7 @@ scheme on every operation; its refusals are `ApiError`s that `api.site` answers 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,9 +39,13 @@ def still_live(key: str) -> bool:
 
 
 class TokenAuth(HttpBearer):
-    def __init__(self, scope: Scope) -> None:
+    """`account`: a check of the token's member after the token's own (`api.bots`: the bot
+    door takes BOT accounts only, the board door people only), raising its refusal."""
+
+    def __init__(self, scope: Scope, account: Callable[[Any], None] | None = None) -> None:
         super().__init__()
         self.scope = scope
+        self.account = account
 
     def __call__(self, request: HttpRequest) -> Bearer:
         limits.charge(limits.per_address(), limits.address_of(request))
@@ -48,10 +53,14 @@ class TokenAuth(HttpBearer):
         if oauth.carries(header):
             app_token = oauth.check(str(header), self.scope)
             limits.charge(limits.per_token(), app_token.token_checksum[:32])
-            return Bearer(app_token.user, f"app:{app_token.pk}", app_token=app_token)
-        row = tokens.check(header, self.scope)
-        limits.charge(limits.per_token(), row.digest[:32])
-        return Bearer(row.user, f"token:{row.pk}", token=row)
+            asker = Bearer(app_token.user, f"app:{app_token.pk}", app_token=app_token)
+        else:
+            row = tokens.check(header, self.scope)
+            limits.charge(limits.per_token(), row.digest[:32])
+            asker = Bearer(row.user, f"token:{row.pk}", token=row)
+        if self.account is not None:
+            self.account(asker.user)
+        return asker
 
     def authenticate(self, request: HttpRequest, token: str) -> Bearer:  # pragma: no cover
         raise NotImplementedError("TokenAuth reads the header itself (__call__)")

@@ -32,7 +32,15 @@ class Code(Enum):
     NOT_YOUR_TURN = ("not_your_turn", 409)
     STALE_PLY = ("stale_ply", 409)  # with the seat's current `state`
     GAME_OVER = ("game_over", 409)
-    GONE = ("gone", 409)
+    GONE = ("gone", 409)  # the challenge or table is no longer open
+    OWN_CHALLENGE = ("own_challenge", 400)  # accepting or making a challenge to oneself
+    # BOT accounts (api.bots): each door takes its own accounts; the upgrade's refusals.
+    NOT_A_BOT = ("not_a_bot", 403)  # the bot door (`/api/bot/…`) for a person's account
+    BOT_ACCOUNT = ("bot_account", 403)  # the board door (`/api/board/…`) for a BOT account
+    ALREADY_BOT = ("already_bot", 409)  # upgrading a BOT account
+    HAS_PLAYED = ("has_played", 409)  # upgrading an account that holds a seat of a game
+    SEATED = ("seated", 409)  # upgrading an account seated at an open table
+    IN_TOURNAMENT = ("in_tournament", 409)  # upgrading an account entered in a tournament
     # The live streams (api.slots): too many open at once for this token or member.
     TOO_MANY_STREAMS = ("too_many_streams", 429)  # with `Retry-After`
 

@@ -12,7 +12,7 @@ from games.kinds.cargo_express import CARGO_EXPRESS
 
 CONNECT, EXPRESS = CARGO_CONNECT.key, CARGO_EXPRESS.key
 
-PROFILE: Any = {"username": "marta", "url": "https://cargo.example/@/marta",
+PROFILE: Any = {"username": "marta", "title": None, "url": "https://cargo.example/@/marta",
                 "joined": "2026-03-14T09:26:53+00:00", "games_counted": 212,
                 "ratings": [{"game": CONNECT, "game_name": "Cargo Connect",
                              "system": "elo", "rating": 1642, "games": 180, "provisional": False},
@@ -24,10 +24,12 @@ GAME: Any = {
     "id": "q3Zb81LxTa", "url": "https://cargo.example/g/q3Zb81LxTa", "game": EXPRESS,
     "mode": "online", "rated": True, "status": "active", "termination": "",
     "created_at": "2026-12-06T14:02:11+00:00", "finished_at": None, "ply": 14,
-    "players": [{"seat": 0, "side": "seat1", "name": "marta", "username": "marta", "bot": None,
-                   "score": None, "place": None, "outcome": "", "resigned": False},
-                  {"seat": 1, "side": "seat2", "name": "kofi", "username": "kofi", "bot": None,
-                   "score": None, "place": None, "outcome": "", "resigned": False}],
+    "players": [{"seat": 0, "side": "seat1", "name": "marta", "username": "marta",
+                 "title": None, "bot": None, "score": None, "place": None, "outcome": "",
+                 "resigned": False},
+                {"seat": 1, "side": "seat2", "name": "kofi", "username": "kofi",
+                 "title": "BOT", "bot": None, "score": None, "place": None, "outcome": "",
+                 "resigned": False}],
     "viewer": "seat", "seat": 0, "record": "[Game \"Cargo Express\"]\n…",
     "state": {"game_type": EXPRESS, "ply": 14, "you": "seat1", "viewer": 0}}
 
@@ -36,18 +38,18 @@ EXPORT_LINE: Any = ('{"id":"q3Zb81LxTa","url":"https://cargo.example/g/q3Zb81LxT
                     '"termination":'
                     '"normal","created_at":"2026-12-06T14:02:11+00:00","finished_at":'
                     '"2026-12-06T14:20:40+00:00","ply":24,"tokens":["a+a1a2a3a4","…"],"players":'
-                    '[{"seat":0,"side":"blue","name":"marta","username":"marta","bot":null,"score":41,'
-                    '"place":1,"outcome":"win","resigned":false},{"seat":1,"side":"orange","name":'
-                    '"kofi","username":"kofi","bot":null,"score":33,"place":2,"outcome":"loss",'
-                    '"resigned":false}]}\n')
+                    '[{"seat":0,"side":"blue","name":"marta","username":"marta","title":null,'
+                    '"bot":null,"score":41,"place":1,"outcome":"win","resigned":false},{"seat":1,'
+                    '"side":"orange","name":"kofi","username":"kofi","title":null,"bot":null,'
+                    '"score":33,"place":2,"outcome":"loss","resigned":false}]}\n')
 
 BOARD: Any = {"game": CONNECT, "rating": "elo", "title": "Elo rating",
               "rules": "Players with at least 5 rated online games, one of them in the last "
                        "30 days.",
-              "rows": [{"rank": 1, "username": "marta", "rating": 1642, "games": 180,
-                        "provisional": False},
-                       {"rank": 2, "username": "kofi", "rating": 1610, "games": 95,
-                        "provisional": False}]}
+              "rows": [{"rank": 1, "username": "marta", "title": None, "rating": 1642,
+                        "games": 180, "provisional": False},
+                       {"rank": 2, "username": "kofi", "title": "BOT", "rating": 1610,
+                        "games": 95, "provisional": False}]}
 
 DAILY: Any = {"day": "2026-12-06", "size": 6, "ends_at": "2026-12-07T08:00:00+00:00",
                  "players": 132, "url": "https://cargo.example/puzzles/daily/",
@@ -74,7 +76,8 @@ TOURNAMENTS: Any = {"upcoming": [TOURNAMENT_ROW], "running": [], "finished": []}
 TOURNAMENT: Any = {**TOURNAMENT_ROW, "status": "running",
                    "tie_breaks": ["Buchholz", "Sonneborn–Berger"],
                    "entrants": ["marta", "kofi"],
-                   "standings": [{"rank": 1, "username": "marta", "points": "1", "tie_breaks":
+                   "standings": [{"rank": 1, "username": "marta", "title": None, "points": "1",
+                                  "tie_breaks":
                                   ["0", "0"], "games": 1, "byes": 0, "withdrawn": False}],
                    "rounds_played": [{"number": 1, "finished": True, "byes": [], "tables": [
                        {"number": 1, "game_id": "q3Zb81LxTa", "result": "1–0", "active": False,
@@ -93,6 +96,9 @@ GAME_STREAM: Any = (
 EVENT_STREAM: Any = (
     '{"type":"gameStart","game":{"id":"q3Zb81LxTa","game_type":"' + EXPRESS + '","seats":[0],'
     '"your_turn":true,"deadline":"2026-12-09T14:02:11+00:00","url":"/g/q3Zb81LxTa"}}\n'
+    '{"type":"challenge","challenge":{"id":"Hx2Kq9PzLm","url":"/challenge/Hx2Kq9PzLm",'
+    '"status":"open","game":"' + CONNECT + '","challenger":{"username":"kofi","title":"BOT",'
+    '"rating":1610},"dest":{"username":"marta","title":null},"…":"…"}}\n'
     '{"type":"seek_accepted","id":"Hx2Kq9PzLm","game":"Vn4Rt7YcQe","url":"/g/Vn4Rt7YcQe"}\n'
     '{"type":"notification","id":812,"kind":"your_turn","text":"Your turn against kofi",'
     '"url":"/g/q3Zb81LxTa","unread":3}\n')
@@ -107,3 +113,32 @@ RESIGNED: Any = {"ok": True, "frame": {
     "state": {"game_type": EXPRESS, "ply": 15, "viewer": 0, "status": "active"}}}
 
 QUEUED: Any = {"ok": True, "frame": {"type": "queued", "key": "r3t7", "steps": ["m12", "d4"]}}
+
+UPGRADED: Any = {"ok": True, "username": "cargo-bot-7", "title": "BOT",
+                 "bot_since": "2026-12-06T18:40:02+00:00"}
+
+CHALLENGE: Any = {
+    "id": "Hx2Kq9PzLm", "url": "https://cargo.example/challenge/Hx2Kq9PzLm", "status": "open",
+    "game": CONNECT, "game_name": "Cargo Connect", "options": {"size": 6},
+    "description": "6×6", "rated": True, "time_control": "10+5",
+    "time_control_label": "10+5", "seat_count": 2, "color": "random", "public": False,
+    "challenger": {"username": "marta", "title": None, "rating": 1642},
+    "dest": {"username": "cargo-bot-7", "title": "BOT"},
+    "seats": [{"index": 0, "label": "Seat 1", "key": "", "name": "marta", "title": None,
+               "holder": "member", "bot_level": None, "host": True},
+              {"index": 1, "label": "Seat 2", "key": "", "name": None, "title": None,
+               "holder": None, "bot_level": None, "host": False}],
+    "free": 1, "decline_reason": None, "game_id": None}
+
+TAKEN: Any = {"ok": True, "game_id": "Vn4Rt7YcQe",
+              "game_url": "https://cargo.example/g/Vn4Rt7YcQe",
+              "challenge": {**CHALLENGE, "status": "accepted", "free": 0,
+                            "game_id": "Vn4Rt7YcQe", "seats": [
+                                CHALLENGE["seats"][0],
+                                {**CHALLENGE["seats"][1], "name": "cargo-bot-7",
+                                 "title": "BOT", "holder": "member"}]}}
+
+DECLINED: Any = {"ok": True, "challenge": {**CHALLENGE, "status": "declined",
+                                           "decline_reason": "tooFast"}}
+
+CANCELED: Any = {"ok": True, "challenge": {**CHALLENGE, "status": "cancelled"}}

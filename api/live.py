@@ -21,11 +21,13 @@ groups a socket of the same viewer joins, carrying the very texts the sockets se
   the state again).
 - An account's event stream (`event_lines`): the member's groups a socket joins,
   `user.<id>` (tables: `seek_changed`, `seek_accepted` when another seat's join started
-  a table the member sat at, `seek_removed`) and `sockets.<id>` (`notification`: a
-  correspondence game's "your turn", a table joined or started, a rematch offered, a
-  game ended; `session.check` messages are the sockets' own and are not passed on), after
-  an opening line per game in progress (`gameStart`, lichess's name, with whether it waits
-  on the member).
+  a table the member sat at, `seek_removed`; challenges: `challenge` to the member it is
+  to, `challengeDeclined` to its maker, `challengeCanceled` to the member it was to;
+  `gameStart` when a game of the member's starts, api.events) and `sockets.<id>`
+  (`notification`: a correspondence game's "your turn", a table joined or started, a
+  rematch offered, a challenge, a game ended; `session.check` messages are the sockets' own
+  and are not passed on), after an opening line per game in progress (`gameStart`,
+  lichess's name, with whether it waits on the member).
 
 Under WSGI (no event loop to wait on) a stream sends its opening lines and closes
 (`opening_only`)."""
@@ -331,17 +333,21 @@ async def _closed(subscription: Subscription, watched: Watched, present: bool) -
 # An account's events
 
 
+def game_start(item: Any) -> dict[str, Any]:
+    """A `gameStart` event of one of the member's games in progress (a
+    `games.tables.waiting.WaitingGame`): the stream's first lines, and the event sent when
+    a game of theirs starts (api.events)."""
+    game = item.game
+    return {"type": "gameStart", "game": {
+        "id": game.id, "game_type": game.game_type, "seats": list(item.seats),
+        "your_turn": item.waiting_for_you,
+        "deadline": item.deadline.isoformat() if item.deadline else None,
+        "url": reverse("games:game", kwargs={"game_id": game.id})}}
+
+
 def opening_events(user: Any) -> list[Line]:
     """A `gameStart` line per game in progress of the member's (lichess's first lines)."""
-    out = []
-    for item in services.waiting_games(user):
-        game = item.game
-        out.append(line({"type": "gameStart", "game": {
-            "id": game.id, "game_type": game.game_type, "seats": list(item.seats),
-            "your_turn": item.waiting_for_you,
-            "deadline": item.deadline.isoformat() if item.deadline else None,
-            "url": reverse("games:game", kwargs={"game_id": game.id})}}))
-    return out
+    return [line(game_start(item)) for item in services.waiting_games(user)]
 
 
 async def event_lines(user_id: int, key: str, opening: list[Line]

@@ -19,6 +19,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.bots import bot_since
+
 from . import oauth, tokens
 from .forms import TokenForm
 from .scopes import parse
@@ -48,7 +50,8 @@ def token_settings(request: HttpRequest) -> HttpResponse:
         form = TokenForm()
     return render(request, "api/tokens.html", {
         "form": form, "made": made, "tokens": tokens.of_member(request.user),
-        "apps": oauth.authorised(request.user)}, status=status)
+        "apps": oauth.authorised(request.user),
+        "bot_since": bot_since(request.user)}, status=status)
 
 
 @login_required

@@ -28,6 +28,7 @@ class RatingOut(Schema):
 
 class ProfileOut(Schema):
     username: str
+    title: str | None  # "BOT" for a BOT account (lichess's title), else None
     url: str
     joined: str  # ISO 8601
     games_counted: int  # online and casual-vs-bot games the profile counts
@@ -39,7 +40,8 @@ class PlayerOut(Schema):
     side: str  # the kind's name for the seat ("blue", "orange"; "1".."4")
     name: str
     username: str | None  # a member's; None for a guest or a bot
-    bot: str | None  # the bot's level when a bot plays the seat
+    title: str | None  # "BOT" for a BOT account (a member); None for anyone else
+    bot: str | None  # the site's own bot's level when one plays the seat
     score: int | None
     place: int | None
     outcome: str  # "win", "loss", "draw" or "" while the game goes on
@@ -84,6 +86,7 @@ class GameLine(Schema):
 class RankOut(Schema):
     rank: int
     username: str
+    title: str | None
     rating: int
     games: int
     provisional: bool
@@ -158,6 +161,7 @@ class TournamentsOut(Schema):
 class StandingOut(Schema):
     rank: int
     username: str
+    title: str | None
     points: str
     tie_breaks: list[str]
     games: int
@@ -236,3 +240,112 @@ class PlayOut(Schema):
 
     ok: bool
     frame: dict[str, Any]
+
+
+class UpgradeOut(Schema):
+    """The account is a BOT account now (lichess's title: "BOT")."""
+
+    ok: bool
+    username: str
+    title: str  # "BOT"
+    bot_since: str  # ISO 8601
+
+
+class ChallengerOut(Schema):
+    username: str
+    title: str | None  # "BOT" for a BOT account
+    rating: int  # the online rating of the challenge's game type
+
+
+class DestOut(Schema):
+    username: str
+    title: str | None
+
+
+class TableSeatOut(Schema):
+    index: int  # 0-based
+    label: str  # "Blue", or "Seat 2" when the seats are drawn at the start
+    key: str  # the seat's key when the seats are placed, else ""
+    name: str | None  # who sits there; None: free
+    title: str | None
+    holder: str | None  # "member", "guest", "bot" or None (free)
+    bot_level: str | None
+    host: bool
+
+
+class ChallengeOut(Schema):
+    """A challenge or table, as its members' events (`challenge`, `challengeDeclined`,
+    `challengeCanceled`) carry it too (`games.tables.lobby.challenge_info`)."""
+
+    id: str
+    url: str
+    status: str  # "open", "accepted", "cancelled" or "declined"
+    game: str  # the game type's key
+    game_name: str
+    options: dict[str, Any]
+    description: str  # the options in words ("6×6", "3 players")
+    rated: bool
+    time_control: str  # a clock's code ("10+5", "3d"), "" untimed
+    time_control_label: str
+    seat_count: int
+    color: str  # the challenger's seat's key, or "random" (drawn at the start)
+    public: bool  # in the lobby
+    challenger: ChallengerOut
+    dest: DestOut | None  # the member it is to; None: anyone with it may take it
+    seats: list[TableSeatOut]
+    free: int
+    decline_reason: str | None  # lichess's key, once declined
+    game_id: str | None  # the game, once it started
+
+
+class ChallengeIn(Schema):
+    """A challenge to a member, as the site's table form makes one (docs/tables.md)."""
+
+    game: str | None = Field(None, max_length=32, description=(
+        "The game type's key (`cargo-connect`, `cargo-express`); the site's default game "
+        "when left out."))
+    options: dict[str, Any] = Field(default_factory=dict, description=(
+        "The game's options by the names its table form has (Cargo Connect: "
+        "`{\"size\": 6}`); each left out takes its default."))
+    time_control: str | None = Field(None, max_length=16, description=(
+        "One of the time controls the site's table form offers for this game (`10+5`, "
+        "`3d`, `untimed`: an untimed game is casual); the form's default when left out."))
+    rated: bool = Field(True, description="Rated (members only, no bots) or casual.")
+    color: str = Field("random", max_length=16, description=(
+        "Your seat by its key (`blue`, `seat2`), or `random`: every seat drawn at the "
+        "start."))
+    seats: int | None = Field(None, ge=2, le=8, description=(
+        "How many players, for a game of several counts (Cargo Express: 2 to 4); the "
+        "challenge leaves one seat, the member's: the others take bots."))
+    bots: dict[int, str] = Field(default_factory=dict, description=(
+        "A bot level for each seat besides yours and the member's (0-based seat numbers), "
+        "casual games only: `{\"2\": \"easy\"}`."))
+
+
+class DeclineIn(Schema):
+    reason: str = Field("generic", max_length=16, description=(
+        "Why, lichess's keys: `generic`, `later`, `tooFast`, `tooSlow`, `timeControl`, "
+        "`rated`, `casual`, `variant`, `noBot`, `onlyBot`."))
+
+
+class JoinIn(Schema):
+    seat: int | None = Field(None, ge=0, le=7, description=(
+        "The seat to sit at (0-based) when the table's seats are as chosen; else the "
+        "first free one."))
+
+
+class TakenOut(Schema):
+    """A seat taken at a challenge or table: its game when that started it, else None
+    (the table waits for more players)."""
+
+    ok: bool
+    game_id: str | None
+    game_url: str | None
+    challenge: ChallengeOut
+
+
+class DoneOut(Schema):
+    """A challenge declined or cancelled, as it is now."""
+
+    ok: bool
+    challenge: ChallengeOut

@@ -9,9 +9,9 @@ from enum import StrEnum
 
 class Scope(StrEnum):
     READ = "read"  # profiles, games, the export, rankings, puzzles, tournaments
-    BOARD_PLAY = "board:play"  # play one's own seats as a person with a board (a later slice)
-    BOT_PLAY = "bot:play"  # play one's seats as a BOT account (a later slice)
-    CHALLENGE_WRITE = "challenge:write"  # create and answer challenges (a later slice)
+    BOARD_PLAY = "board:play"  # play one's own seats as a person with a board
+    BOT_PLAY = "bot:play"  # play a BOT account's seats; become a BOT account (api.bots)
+    CHALLENGE_WRITE = "challenge:write"  # make, answer, cancel challenges; sit at tables
 
     @property
     def label(self) -> str:
@@ -22,7 +22,7 @@ LABELS = {
     Scope.READ: "Read: profiles, games and their export, rankings, puzzles, tournaments",
     Scope.BOARD_PLAY: "Play games with a board (your own seats)",
     Scope.BOT_PLAY: "Play games as a bot (a BOT account)",
-    Scope.CHALLENGE_WRITE: "Create, accept and decline challenges",
+    Scope.CHALLENGE_WRITE: "Create, accept and decline challenges; sit down at open tables",
 }
 
 ALL = tuple(Scope)

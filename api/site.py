@@ -14,7 +14,18 @@ from ninja.errors import HttpError, ValidationError
 
 from games.frames.protocol import DATABASE_DOWN
 
-from .endpoints import boards, export, games, members, play, puzzles, streams, tournaments
+from .endpoints import (
+    boards,
+    bots,
+    challenges,
+    export,
+    games,
+    members,
+    play,
+    puzzles,
+    streams,
+    tournaments,
+)
 from .errors import ApiError, Code
 from .schemas import GameLine, StreamLine
 
@@ -45,6 +56,8 @@ for module in (members, games, export, streams, boards, puzzles, tournaments):
     api.add_router("", module.router)
 for door in play.routers():
     api.add_router("", door)
+api.add_router("", bots.router)
+api.add_router("", challenges.router)
 
 
 @api.exception_handler(ApiError)

@@ -172,6 +172,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.bots.SitePlayMiddleware",  # a BOT account plays through the API only
     "common.errors.SiteNotFoundMiddleware",  # every 404 the site's page, DEBUG or not
     "axes.middleware.AxesMiddleware",  # last: turns an axes lockout into its response
 ]

@@ -4,7 +4,10 @@ level, and the one function that says which seat an actor holds in a game.
 Views get the actor from `actor_of(request)`; sockets from the scope, where `GuestMiddleware`
 (inside Channels' `AuthMiddlewareStack`, so the session is loaded and checked by then) turns
 an anonymous user with a session into that session's guest; Celery's bot tasks act as
-`Actor.bot(level)`.
+`Actor.bot(level)`. A BOT account (games.titles) acts for no one on the site's pages and
+sockets: it plays through the API only (whose endpoints make `Actor.member` themselves), so
+its browser watches its games as a spectator (`actor_of`; the game socket asks
+`plays_through_api` when it loads, off the event loop).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
+from games import titles
 from games.turns.store import live
 
 if TYPE_CHECKING:
@@ -120,11 +124,18 @@ class Guest(AnonymousUser):
         return "Guest"
 
 
+def plays_through_api(user_id: int) -> bool:
+    """Is this member a BOT account, who plays through the API only? (From the titles'
+    display map: an account that has just become one has no game to play yet.)"""
+    return titles.title_of(user_id) == titles.BOT
+
+
 def actor_of(request: HttpRequest) -> Actor | None:
-    """The signed-in member, else the guest of this browser session (if it has one)."""
+    """The signed-in member (not a BOT account: the API plays for it), else the guest of
+    this browser session (if it has one)."""
     user: AbstractBaseUser | AnonymousUser = request.user
     if user.is_authenticated:
-        return Actor.member(user)
+        return None if plays_through_api(user.pk) else Actor.member(user)
     key = request.session.session_key
     return Actor.guest(key) if key else None
 

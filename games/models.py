@@ -322,12 +322,16 @@ class Challenge(models.Model):
     when the table starts; otherwise the seats are as people chose them). The table starts
     when its last seat is taken, or when the host starts it early with bots in the empty
     seats. `time_control` is the game's (games.timing.clocks); a `rated` table takes members
-    only and no bots (untimed tables are never rated)."""
+    only and no bots (untimed tables are never rated). `invited`: the member a challenge is
+    to (made through the API, issue #47: lichess's challenge to a player), who alone may take
+    its one free seat or decline it (`decline_reason`, lichess's words); None for a seek or
+    a challenge by link, which anyone with it may take."""
 
     class Status(models.TextChoices):
         OPEN = "open"
         ACCEPTED = "accepted"  # started: `game` is its game
         CANCELLED = "cancelled"
+        DECLINED = "declined"  # the invited member said no
 
     id = models.CharField(primary_key=True, max_length=ID_LENGTH, default=new_id, editable=False)
     creator = models.ForeignKey(
@@ -347,6 +351,11 @@ class Challenge(models.Model):
     game = models.OneToOneField(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge"
     )
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="challenges_received",
+    )
+    decline_reason = models.CharField(max_length=16, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -53,15 +53,18 @@ from games.records.review import (
     spoiler_shielded,
 )
 from games.tables.lobby import (
+    DECLINE_REASONS,
     accept_challenge,
     cancel_challenge,
+    challenge_info,
     create_challenge,
+    decline_challenge,
     join_table,
     leave_table,
     open_seeks,
     start_table,
 )
-from games.tables.waiting import waiting_games
+from games.tables.waiting import waiting_game, waiting_games
 from games.timing.abandonment import abort as abort_game
 from games.timing.abandonment import claim as claim_game
 from games.timing.abandonment import claim_seat
@@ -76,6 +79,7 @@ from games.turns.store import get_game, live, replayed
 
 __all__ = [
     "BOT_SWEEP_AFTER",
+    "DECLINE_REASONS",
     "MAX_QUEUE_KEY",
     "MAX_QUEUE_STEPS",
     "MAX_TOKEN_LENGTH",
@@ -91,6 +95,7 @@ __all__ = [
     "analyse",
     "apply_turn",
     "cancel_challenge",
+    "challenge_info",
     "catch_up",
     "check_reviewable",
     "claim_game",
@@ -102,6 +107,7 @@ __all__ = [
     "create_game_against_bots",
     "create_challenge",
     "create_game",
+    "decline_challenge",
     "enqueue_bot_turn",
     "flag_due_games",
     "flag_if_due",
@@ -134,6 +140,7 @@ __all__ = [
     "sweep_bot_games",
     "turn_frames",
     "void_game",
+    "waiting_game",
     "waiting_games",
     "with_queue",
 ]

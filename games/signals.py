@@ -1,8 +1,10 @@
 """What other apps may hear of live play besides a game's end (that is `games.results`,
 the finish seam's bus): a turn passed to someone, a table joined, a table started, a rematch
-offered. The games app sends these where they happen, inside its services' transactions, and
-knows nothing of who listens; the notifications app subscribes from its `ready()` (the "your
-turn" of a correspondence game, a table's invitations, a rematch's offer). A receiver that
+offered, a challenge sent to a member. The games app sends these where they happen, inside
+its services' transactions, and knows nothing of who listens; the notifications app
+subscribes from its `ready()` (the "your turn" of a correspondence game, a table's
+invitations, a rematch's offer, a challenge), the API's event stream from its own (a game's
+start: `gameStart`). A receiver that
 raises fails the sender's transaction, as a direct call would: receivers defer what must wait
 for the commit themselves (notifications sends its frames on commit).
 
@@ -13,6 +15,7 @@ Each signal's sender is the module sending it; its arguments are keywords:
 - `table_started`: challenge, game, starter (the member id whose join or start made it,
   or None).
 - `rematch_offered`: game, seat (the offerer's).
+- `challenge_sent`: challenge (a challenge to one member, `Challenge.invited`, was made).
 """
 
 from django.dispatch import Signal
@@ -21,3 +24,4 @@ turn_passed = Signal()
 table_joined = Signal()
 table_started = Signal()
 rematch_offered = Signal()
+challenge_sent = Signal()

@@ -31,6 +31,7 @@ urlpatterns = [
     path("challenge/<gid:challenge_id>.json", lobby.challenge_json, name="challenge_json"),
     path("challenge/<gid:challenge_id>/accept", lobby.accept, name="accept"),
     path("challenge/<gid:challenge_id>/cancel", lobby.cancel, name="cancel"),
+    path("challenge/<gid:challenge_id>/decline", lobby.decline, name="decline"),
     path("challenge/<gid:challenge_id>/leave", lobby.leave, name="leave"),
     path("challenge/<gid:challenge_id>/start", lobby.start, name="start"),
     path("g/<gid:game_id>", pages.game, name="game"),

@@ -15,6 +15,7 @@ class Kind(models.TextChoices):
     GAME_ENDED = "game_ended", "Game ended"
     REMATCH_OFFERED = "rematch_offered", "Rematch offered"
     TOURNAMENT_ROUND = "tournament_round", "A tournament round started"
+    CHALLENGED = "challenged", "A challenge to you"
 
 
 ALL_KINDS = [k.value for k in Kind]
@@ -55,7 +56,8 @@ def default_in_site() -> list[str]:
 
 
 def default_by_email() -> list[str]:
-    return [Kind.YOUR_TURN.value, Kind.CHALLENGE.value, Kind.REMATCH_OFFERED.value]
+    return [Kind.YOUR_TURN.value, Kind.CHALLENGE.value, Kind.REMATCH_OFFERED.value,
+            Kind.CHALLENGED.value]
 
 
 def default_by_push() -> list[str]:

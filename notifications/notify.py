@@ -11,6 +11,9 @@ go live to the member's open sockets (lobby and game pages alike:
 - `table_started(challenge, game, starter)`: a member's challenge was accepted (a table
   filled): to the seated members but the one whose join started it.
 - `rematch_offered(game, seat)`: to the other members of a finished game.
+- `challenge_sent(challenge)`: a challenge to one member was made (through the API: a BOT
+  account or a program challenging them, issue #47): they are told, with its page, where
+  they accept or decline it.
 - `game_ended` (a finish-seam handler, after commit): a correspondence game ended.
 - `round_started(tournament, rnd, games)`: a tournament round's start committed
   (`tournaments.signals.round_started`): each paired member is told to play, with their
@@ -34,11 +37,12 @@ from django.dispatch import receiver
 from django.urls import reverse
 from django.utils import timezone
 
-from games import signals
+from games import signals, titles
 from games.frames.broadcast import send_on_commit, socket_group
 from games.kinds import LiveGame
 from games.models import Challenge, Game
 from games.results import Ending, Stage, on_game_end
+from games.timing import clocks
 from games.timing.correspondence import is_correspondence
 from games.turns.store import live
 from tournaments import signals as tournament_signals
@@ -122,6 +126,25 @@ def rematch_offered(game: Game, seat: int) -> None:
             game_url(game))
 
 
+def challenge_sent(challenge: Challenge) -> None:
+    """A challenge to `challenge.invited` was made: they are told who challenges them to
+    what (a BOT account's name with its title), with the challenge's page."""
+    if challenge.invited_id is None:
+        return
+    creator = challenge.creator
+    who = titles.titled(creator.get_username(), titles.title_of(creator.pk))
+    what = describe_table(challenge)
+    url = reverse("games:challenge", kwargs={"challenge_id": challenge.id})
+    _create(Kind.CHALLENGED, [challenge.invited_id], None,
+            lambda uid: f"{who} challenges you to {what}", url)
+
+
+def describe_table(challenge: Challenge) -> str:
+    """"Cargo Connect (10+5, rated)", in the words the lobby uses for its clock."""
+    control = clocks.label(challenge.time_control)
+    return f"{challenge.kind.name} ({control}, {'rated' if challenge.rated else 'casual'})"
+
+
 class Named(Protocol):
     id: str
     name: str
@@ -175,6 +198,11 @@ def _table_joined(sender: object, *, challenge: Challenge, name: str, **kwargs: 
 def _table_started(sender: object, *, challenge: Challenge, game: Game, starter: int | None,
                    **kwargs: object) -> None:
     table_started(challenge, game, starter)
+
+
+@receiver(signals.challenge_sent, dispatch_uid="notifications.challenge_sent")
+def _challenge_sent(sender: object, *, challenge: Challenge, **kwargs: object) -> None:
+    challenge_sent(challenge)
 
 
 @receiver(signals.rematch_offered, dispatch_uid="notifications.rematch_offered")

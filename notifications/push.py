@@ -42,6 +42,7 @@ TITLES = {
     Kind.GAME_ENDED: "Game over",
     Kind.REMATCH_OFFERED: "Rematch offered",
     Kind.TOURNAMENT_ROUND: "Tournament round",
+    Kind.CHALLENGED: "A challenge to you",
 }
 
 

@@ -217,6 +217,18 @@ def fresh_live_limits():
 
 
 @pytest.fixture(autouse=True)
+def fresh_bot_accounts():
+    """Each test starts with the BOT accounts' display map unread (accounts.bots: held in
+    this process and the cache, it would outlive the test that made a BOT account, whose
+    rows roll back), as a fresh server process would."""
+    from accounts import bots
+
+    bots.forget()
+    yield
+    bots.forget()
+
+
+@pytest.fixture(autouse=True)
 def fresh_signup_budget():
     """Each test starts with allauth's sign-up budget of the test client's address (20 a
     minute, in the cache) unspent. With Redis the cache outlives a test, and a test's one

@@ -36,7 +36,8 @@ class Tournament(models.Model):
     kinds of more seats (Cargo Express; tables of 3 at least,
     `tournaments.swiss.express_tables.table_sizes`). `password` is Django's hash
     (`make_password`) of a private tournament's password, "" for a public one.
-    `bots_allowed` is never true for a rated tournament (entries are members only today).
+    `bots_allowed` is never true for a rated tournament: it lets BOT accounts enter (members
+    playing through the API, `games.titles`; issue #47), whom every other tournament bars.
     An arena (`system` "arena", two seats, a live time control) has no rounds (`rounds` 0)
     but a `duration` in minutes from `starts_at`; `berserk` says whether its players may
     berserk (docs/tournaments-arena.md). `round_pause` is a Swiss's pause between rounds, in

@@ -16,8 +16,10 @@ Decided here (docs/tournaments.md):
 - Withdrawing before the first round removes the entry (the member may join again);
   withdrawing later keeps it (its games count for the opponents), the game being played
   goes on, and the member may not join that tournament again.
-- Entries are members only: no bot plays in a tournament (a rated one refuses
-  `bots_allowed`).
+- Entries are members only: none of the site's own bots plays in a tournament (a rated
+  one refuses `bots_allowed`). A BOT account (a member playing through the API, issue
+  #47: `games.titles.is_bot`) enters only a tournament with `bots_allowed`, which is never
+  a rated one: a rated tournament bars bots, as lichess's do.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
 
+from games import titles
 from games.kinds import KindError, get_kind
 from games.timing import clocks
 from rankings.ratings import host_ratings
@@ -186,13 +189,17 @@ def _table_size(seat_counts: tuple[int, ...], asked: int | None) -> int:
 def join(tournament: Tournament, user: Any, password: str | None = None) -> Entry:
     """`user` joins `tournament`: before it starts, or late while a round remains (paired
     from the next round). TournamentError for a wrong password, a full, finished or
-    cancelled tournament, a second entry, or a member who withdrew."""
+    cancelled tournament, a second entry, a member who withdrew, or a BOT account in a
+    tournament that bars bots (every rated one)."""
     with transaction.atomic():
         held = _held(tournament)
         if held.status not in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING):
             raise TournamentError("the tournament is over")
         if held.password and not check_password(password or "", held.password):
             raise TournamentError("wrong password")
+        if not held.bots_allowed and titles.is_bot(user.pk):
+            raise TournamentError("a rated tournament bars BOT accounts" if held.rated else
+                                  "this tournament bars BOT accounts")
         existing = Entry.objects.filter(tournament=held, user=user).first()
         if existing is not None:
             raise TournamentError("you withdrew from this tournament" if existing.withdrawn

@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema
 from pydantic import Field
 
+from games import titles
 from rankings import boards
 
 from .. import examples
@@ -41,7 +42,9 @@ def rankings(request: HttpRequest, query: Query[BoardQuery]) -> dict[str, Any]:
     if query.rating not in RATINGS:
         raise ApiError(Code.BAD_REQUEST, "`rating` is `elo` or `bot`.")
     board = boards.board(RATINGS[query.rating], game_type=query.game)
+    known = titles.titles_by_name(row["username"] for row in board.rows)
     return {"game": query.game, "rating": query.rating, "title": board.title,
             "rules": board.rules,
-            "rows": [{k: row[k] for k in ("rank", "username", "rating", "games",
-                                          "provisional")} for row in board.rows]}
+            "rows": [{**{k: row[k] for k in ("rank", "username", "rating", "games",
+                                             "provisional")},
+                      "title": known.get(row["username"])} for row in board.rows]}

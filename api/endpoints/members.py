@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from ninja import Router
 
 from accounts.models import GameStats
+from games import titles
 from games.kinds import KindError, get_kind
 from rankings.multiplayer import provisional
 from rankings.ratings import member_ratings
@@ -39,6 +40,7 @@ def profile(request: HttpRequest, username: str) -> dict[str, Any]:
     user = member(username)
     return {
         "username": user.get_username(),
+        "title": titles.title_of(user.pk),
         "url": absolute(request, "accounts:user", username=user.get_username()),
         "joined": iso(user.date_joined),
         "games_counted": GameStats.objects.filter(user=user).count(),

@@ -1,9 +1,10 @@
 """Board and bot play: a token's member acts for the seats they hold, down the games app's
 one apply path (`services.apply_turn`, the same call a seat's socket makes: the fast path's
 warm copy first, else the locked path; `services.resign` likewise). lichess's two doors:
-`/api/board/…` needs `board:play` (a person with a board or a program at their side),
-`/api/bot/…` `bot:play` (a program playing the member's seats; BOT accounts, with their
-own rules, are a later slice). A decision carries its number (`ply`: the game's ply, or
+`/api/board/…` needs `board:play` and a person's account (a person with a board or a
+program at their side), `/api/bot/…` `bot:play` and a BOT account (a program playing its
+own account's seats; api.bots checks the account before anything else, as lichess keeps
+the two apart). A decision carries its number (`ply`: the game's ply, or
 the seat's own count for a kind whose seats decide at once) and its token, as the socket's
 `turn` frame; the answer is the frame the seat's socket gets, and the game's streams carry
 the decision as its sockets do. A Cargo Express seat may queue its next turn ahead
@@ -23,7 +24,7 @@ from games import access, services
 from games.actors import Actor
 from games.frames.protocol import GameError
 
-from .. import examples
+from .. import bots, examples
 from ..auth import bearer
 from ..errors import ApiError, Code, from_game
 from ..operations import endpoint
@@ -32,7 +33,10 @@ from ..scopes import Scope
 from .games import load
 
 PLAY_REFUSALS = (Code.NOT_FOUND, Code.ILLEGAL, Code.NOT_A_PLAYER, Code.STALE_PLY)
-DOORS = {Scope.BOARD_PLAY: ("board", "Board"), Scope.BOT_PLAY: ("bot", "Bot")}
+# Each door, its path, its title and the accounts it takes (api.bots: lichess keeps them
+# apart, a BOT account at the bot door only, a person at the board door only).
+DOORS = {Scope.BOARD_PLAY: ("board", "Board", ("person", bots.people_only)),
+         Scope.BOT_PLAY: ("bot", "Bot", ("bot", bots.bots_only))}
 
 
 def decide(request: HttpRequest, game_id: str, decision: DecisionIn) -> dict[str, Any]:
@@ -79,7 +83,7 @@ def queue(request: HttpRequest, game_id: str, body: QueueIn) -> dict[str, Any]:
 def routers() -> list[Router]:
     """One router per door, the same two operations under each scope."""
     made = []
-    for scope, (path, title) in DOORS.items():
+    for scope, (path, title, account) in DOORS.items():
         router = Router(tags=[f"{title} play"])
         router.add_api_operation(
             f"/{path}/game/{{game_id}}/decision", ["POST"], decide,
@@ -93,7 +97,7 @@ def routers() -> list[Router]:
                 "decision commits the seat's plan (it may be replaced until planning "
                 "closes), a turn is sent a step at a time, as on the page.",
                 PlayOut, examples.DECISION, *PLAY_REFUSALS, Code.NOT_YOUR_TURN,
-                Code.GAME_OVER))
+                Code.GAME_OVER, account=account))
         router.add_api_operation(
             f"/{path}/game/{{game_id}}/resign", ["POST"], resign,
             operation_id=f"{path}Resign", url_name=f"{path}_resign", **endpoint(
@@ -102,7 +106,7 @@ def routers() -> list[Router]:
                 "game goes on without it. The body is optional: `{\"ply\": n}`, the ply "
                 "the client knew.",
                 PlayOut, examples.RESIGNED, Code.NOT_FOUND, Code.NOT_A_PLAYER,
-                Code.GAME_OVER))
+                Code.GAME_OVER, account=account))
         router.add_api_operation(
             f"/{path}/game/{{game_id}}/queue", ["POST"], queue,
             operation_id=f"{path}Queue", url_name=f"{path}_queue", **endpoint(
@@ -114,6 +118,6 @@ def routers() -> list[Router]:
                 "Played at the reveal if still legal, else dropped and the seat decides by "
                 "hand; told to that seat alone (its stream's `queued` frames).",
                 PlayOut, examples.QUEUED, Code.NOT_FOUND, Code.NOT_A_PLAYER, Code.ILLEGAL,
-                Code.STALE_PLY, Code.GAME_OVER))
+                Code.STALE_PLY, Code.GAME_OVER, account=account))
         made.append(router)
     return made

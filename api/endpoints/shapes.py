@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from accounts.profile import find_member
+from games import titles
 from games.models import Game
 
 from ..errors import ApiError, Code
@@ -33,9 +34,11 @@ def absolute(request: HttpRequest, name: str, **kwargs: Any) -> str:
 def players(game: Game) -> list[dict[str, Any]]:
     """The seats in order, with who holds each (a guest's session never leaves)."""
     kind = game.kind
+    known = titles.titles_of(seat.user_id for seat in game.seat_list)
     return [{"seat": seat.index, "side": kind.seat_key(seat.index),
              "name": seat.holder_name(kind) or "",
              "username": seat.user.get_username() if seat.user is not None else None,
+             "title": known.get(seat.user_id) if seat.user_id is not None else None,
              "bot": seat.bot_level or seat.stand_in or None,
              "score": seat.score, "place": seat.place, "outcome": seat.outcome,
              "resigned": seat.resigned} for seat in game.seat_list]

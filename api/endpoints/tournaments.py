@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema
 from pydantic import Field
 
+from games import titles
 from games.kinds import KindError, get_kind
 from tournaments import pages
 from tournaments.models import Tournament
@@ -63,13 +64,15 @@ def tournament(request: HttpRequest, tournament_id: str) -> dict[str, Any]:
         raise ApiError(Code.NOT_FOUND, f"No tournament {tournament_id}.")
     entrants = pages.players_of(found)
     started = found.round_set.exists()
+    lines = pages.standings_of(found) if started else []
+    known = titles.titles_by_name(s.username for s in lines)
     return {**row_of(request, found, len(entrants)),
             "tie_breaks": [name for name, _ in pages.tie_break_names(found)],
             "entrants": entrants,
-            "standings": [{"rank": s.rank, "username": s.username, "points": s.points,
+            "standings": [{"rank": s.rank, "username": s.username,
+                           "title": known.get(s.username), "points": s.points,
                            "tie_breaks": list(s.tie_breaks), "games": s.games,
-                           "byes": s.byes, "withdrawn": s.withdrawn}
-                          for s in (pages.standings_of(found) if started else [])],
+                           "byes": s.byes, "withdrawn": s.withdrawn} for s in lines],
             "rounds_played": [{"number": r.number, "finished": r.finished, "byes": r.byes,
                                "tables": [{"number": t.number, "game_id": t.game_id,
                                            "result": t.result, "active": t.active,

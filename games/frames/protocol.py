@@ -116,13 +116,15 @@ def game_socket_path(game_id: str) -> str:
 
 
 def holder_info(name: str | None, rated: dict[str, Any], bot: str | None,
-                left: dict[str, Any] | None = None) -> dict[str, Any] | None:
-    """A seat's holder as the page shows them: name, `rated` (`rating`, `rating_kind`,
+                left: dict[str, Any] | None = None, title: str | None = None
+                ) -> dict[str, Any] | None:
+    """A seat's holder as the page shows them: name, `title` (a member's title, "BOT" for
+    a BOT account: games.titles; None for anyone else), `rated` (`rating`, `rating_kind`,
     `rating_provisional`, `rating_change`, gathered by games.frames.states.player_info), the
     level of the bot that plays the seat, `left` (when and why the holder left, who plays
     on: games.frames.states.left_info); None for no one."""
-    return None if name is None else {"name": name, **rated, "bot": bot or None,
-                                      "left": left}
+    return None if name is None else {"name": name, "title": title or None, **rated,
+                                      "bot": bot or None, "left": left}
 
 
 def seats_of(game: Game, holders: list[dict[str, Any] | None]) -> list[dict[str, Any]]:
@@ -134,7 +136,8 @@ def seats_of(game: Game, holders: list[dict[str, Any] | None]) -> list[dict[str,
                     "label": kind.seat_label(seat.index), "holder": info,
                     # the site's place once the game is over (leavers last: games.turns.finish)
                     "place": seat.place if game.is_over else None,
-                    **(info or {"name": None, "rating": None, "rating_kind": None,
+                    **(info or {"name": None, "title": None, "rating": None,
+                                "rating_kind": None,
                                 "rating_provisional": False, "rating_change": None,
                                 "bot": None, "left": None})})
     return out

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import access
+from games import titles as games_titles
 from games.frames import away, protocol, shown_ratings
 from games.kinds import LiveGame, Viewer
 from games.models import Game, Seat
@@ -19,7 +20,8 @@ from games.turns.store import live
 
 
 def player_info(game: Game, seat: Seat, changes: dict[int, Any] | None = None,
-                final: bool = True, ply: int | None = None) -> dict[str, Any] | None:
+                final: bool = True, ply: int | None = None,
+                titles: dict[int, str] | None = None) -> dict[str, Any] | None:
     """A seat's holder as the page shows them: name, rating (the one this game's mode
     counts: Elo online, the vs CargoBot rating against CargoBot; once the game is over, the
     rating before it: `rankings.ratings.game_rating`), which rating system that is (sent as
@@ -29,7 +31,8 @@ def player_info(game: Game, seat: Seat, changes: dict[int, Any] | None = None,
     finished game's final state (`rating_change`, from `changes`:
     `rankings.ratings.rating_changes`), and `left`: when and why the holder left and who
     plays the seat since (`left_info`). `ply` is an earlier state's (a replay's): a holder
-    who left later had not left yet."""
+    who left later had not left yet. `titles`: the members' titles by id, read once for the
+    game's seats (`games.titles`; read here when not given)."""
     ratings = shown_ratings.shown()
     change = (changes or {}).get(seat.index)
     rating = ratings.game_rating(game, seat, changes or {})
@@ -40,7 +43,10 @@ def player_info(game: Game, seat: Seat, changes: dict[int, Any] | None = None,
              "rating_change": change.delta if change is not None and final else None}
     left = left_info(game, seat, ply)
     bot = seat.bot_level or (left or {}).get("bot")
-    return protocol.holder_info(seat.holder_name(game.kind), rated, bot, left)
+    if titles is None:
+        titles = games_titles.titles_of([seat.user_id])
+    title = titles.get(seat.user_id) if seat.user_id is not None else None
+    return protocol.holder_info(seat.holder_name(game.kind), rated, bot, left, title)
 
 
 def left_info(game: Game, seat: Seat, ply: int | None = None) -> dict[str, Any] | None:
@@ -80,7 +86,8 @@ def seats_info(game: Game, final: bool = True, ply: int | None = None
 
 def _seats_info(game: Game, changes: dict[int, Any], final: bool = True,
                 ply: int | None = None) -> list[dict[str, Any]]:
-    return protocol.seats_of(game, [player_info(game, seat, changes, final, ply)
+    titles = games_titles.titles_of(seat.user_id for seat in game.seat_list)
+    return protocol.seats_of(game, [player_info(game, seat, changes, final, ply, titles)
                                     for seat in game.seat_list])
 
 

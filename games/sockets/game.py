@@ -38,7 +38,7 @@ from typing import Any
 from django.conf import settings
 
 from games import access, services
-from games.actors import Actor, SessionGuard
+from games.actors import Actor, SessionGuard, plays_through_api
 from games.fast import loopdb, warm
 from games.fast.turns import apply_turn_on_loop, follow
 from games.frames import audiences, broadcast, metrics, presence
@@ -176,6 +176,9 @@ class GameConsumer(SocketParts):
         return True
 
     def load_state(self) -> dict[str, Any]:
+        if self.actor is not None and self.actor.user_id is not None \
+                and plays_through_api(self.actor.user_id):
+            self.actor = None  # a BOT account plays through the API only: it watches here
         game = services.get_game(self.game_id)
         if access.run_open_checks(game) or services.flag_if_due(game):  # it ended on opening
             game = services.get_game(self.game_id)

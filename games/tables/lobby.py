@@ -1,5 +1,6 @@
 """Tables and the lobby (docs/tables.md): seeks anyone may join, challenges by link, quick
-pairing, and the frames that keep `/ws/lobby/` current.
+pairing, and the frames that keep `/ws/lobby/` current (what a table shows: its rows, its
+seats, a challenge's shape, is games.tables.listing).
 
 A table is a `Challenge` with `seat_count` seats (one of the kind's `seat_counts`) and a
 host (`creator`), who sits at it from the start. People join and leave (`join_table`,
@@ -16,6 +17,14 @@ Frames (to `lobby` for public tables; to the seated members for a table by link)
 `change`, `seat`, `name` and the table as it is now), `seek_removed` (started or
 cancelled), and `seek_accepted` (the game's URL) to each seated member but the one whose
 join started it.
+
+A challenge to one member (`create_challenge(invited=…)`, made through the API: lichess's
+challenge to a player, issue #47) is a table by link with one free seat, theirs: only they
+take it (`accept_challenge`, `join_table`) or decline it (`decline_challenge`). Frames to
+the members' own groups (`user.<id>`: their lobby sockets and their API event streams):
+`challenge` to the invited member when it is made, `challengeDeclined` to its maker,
+`challengeCanceled` to the invited member when its maker withdraws it (lichess's names),
+each with the challenge as `challenge_info` shapes it.
 
 Quick pairing (`quick_pair`) takes the oldest open seek by someone else with the same game
 type, rules, options and time control, or else makes a seek with those options. A seek's
@@ -34,151 +43,31 @@ from django.urls import reverse
 
 from games import signals
 from games.actors import Actor
-from games.frames import shown_ratings
 from games.frames.broadcast import LOBBY_GROUP, send_on_commit, user_group
 from games.frames.protocol import Code, GameError, NotFound
-from games.kinds import GameKind, KindError, all_kinds, default_kind, get_kind
+from games.kinds import GameKind, KindError, default_kind, get_kind
 from games.models import Challenge, Game, TableSeat
+from games.tables.listing import (
+    DECLINE_REASONS,
+    RANDOM,
+    challenge_info,
+    creator_ratings,
+    free_seats,
+    holder_name,
+    my_challenges,
+    open_seeks,
+    seat_label,
+    seek_info,
+)
 from games.timing import clocks, correspondence
 from games.turns import play
 
-RANDOM = "random"
+__all__ = ["DECLINE_REASONS", "MIN_PEOPLE", "RANDOM", "accept_challenge", "cancel_challenge",
+           "challenge_info", "create_challenge", "creator_ratings", "decline_challenge",
+           "join_table", "leave_table", "my_challenges", "open_seeks", "quick_pair",
+           "seek_info", "start_table"]
+
 MIN_PEOPLE = 2  # a table is for people: one person with bots is a game against the bots
-
-
-def _holder_name(row: TableSeat, kind: GameKind) -> str:
-    if row.bot_level:
-        return kind.bot_name(row.bot_level)
-    if row.user is not None:
-        return row.user.get_username()
-    return "Guest"
-
-
-def _holder_of(row: TableSeat) -> str:
-    return "bot" if row.bot_level else "member" if row.user_id is not None else "guest"
-
-
-def seat_label(challenge: Challenge, index: int) -> str:
-    """A table seat's name: the kind's seat when the seats are placed, else "Seat 2"."""
-    return challenge.kind.seat_label(index) if challenge.placed else f"Seat {index + 1}"
-
-
-def _free(challenge: Challenge) -> list[int]:
-    taken = {row.index for row in challenge.seat_rows}
-    return [i for i in range(challenge.seat_count) if i not in taken]
-
-
-def table_seats(challenge: Challenge) -> list[dict[str, Any]]:
-    """Every seat of the table in order: who sits there (None: free)."""
-    kind = challenge.kind
-    rows = {row.index: row for row in challenge.seat_rows}
-    out = []
-    for index in range(challenge.seat_count):
-        row = rows.get(index)
-        out.append({
-            "index": index, "label": seat_label(challenge, index),
-            "key": kind.seat_key(index) if challenge.placed else "",
-            "name": _holder_name(row, kind) if row else None,
-            "holder": _holder_of(row) if row else None,
-            "bot_level": row.bot_level if row else None,
-            "host": bool(row and row.user_id == challenge.creator_id),
-        })
-    return out
-
-
-def describe_options(kind: GameKind, options: dict[str, Any]) -> str:
-    """The kind's words for the options ("6×6"), else each option field's label."""
-    words = kind.describe_options(options)
-    if words:
-        return words
-    parts = []
-    for field in kind.option_fields:
-        value = options.get(field.name)
-        label = next((text for choice, text in field.choices if choice == value), value)
-        parts.append(f"{field.label} {label}")
-    return ", ".join(parts)
-
-
-def describe_table(kind: GameKind, options: dict[str, Any], seat_count: int) -> str:
-    """A table's words in lists: its options, then its player count when the kind is
-    played by several counts ("3 players"; Cargo Connect's tables say "6×6" alone)."""
-    parts = [describe_options(kind, options)]
-    if len(kind.seat_counts) > 1:
-        parts.append(f"{seat_count} players")
-    return " · ".join(p for p in parts if p)
-
-
-def creator_ratings(challenges: list[Challenge]) -> dict[tuple[int, str], int]:
-    """Each table's host's online rating of the table's game type, by (member, game type):
-    one query per game type listed (`games.frames.shown_ratings`; a member without a row is at the
-    start)."""
-    hosts: dict[str, set[int]] = {}
-    for challenge in challenges:
-        hosts.setdefault(challenge.game_type, set()).add(challenge.creator_id)
-    out = {}
-    for game_type, ids in hosts.items():
-        rated = shown_ratings.shown().host_ratings(sorted(ids), game_type)
-        out.update({(user_id, game_type): rating for user_id, rating in rated.items()})
-    return out
-
-
-def seek_info(challenge: Challenge, ratings: dict[tuple[int, str], int] | None = None
-              ) -> dict[str, Any]:
-    """A table as the lobby lists it; `ratings` from `creator_ratings` when several are
-    listed at once (else the host's rating is read here)."""
-    if ratings is None:
-        ratings = creator_ratings([challenge])
-    kind = challenge.kind
-    free = _free(challenge)
-    seats = table_seats(challenge)
-    kw = {"challenge_id": challenge.id}
-    return {
-        "id": challenge.id,
-        "by": challenge.creator.get_username(),
-        "rating": ratings[(challenge.creator_id, challenge.game_type)],
-        "game_type": challenge.game_type,
-        "size": challenge.size,
-        "options": describe_table(kind, challenge.options, challenge.seat_count),
-        "rules": challenge.rules,
-        "color": RANDOM if challenge.seat is None else kind.seat_key(challenge.seat),
-        # who plays what, from each side: the creator's seat and the next person's
-        "creator_plays": "random" if challenge.seat is None
-        else kind.seat_label(challenge.seat),
-        "taker_plays": "random" if challenge.seat is None or not free
-        else kind.seat_label(free[0]),
-        "time_control": challenge.time_control,
-        "time_control_label": clocks.label(challenge.time_control),
-        "rated": challenge.rated,
-        "url": reverse("games:challenge", kwargs=kw),
-        "accept_url": reverse("games:accept", kwargs=kw),
-        "cancel_url": reverse("games:cancel", kwargs=kw),
-        # the table (docs/tables.md)
-        "game_name": kind.name,
-        "host": challenge.creator.get_username(),
-        "seat_count": challenge.seat_count,
-        "seats": seats,
-        "free": len(free),
-        "people": [s["name"] for s in seats if s["holder"] in ("member", "guest")],
-        "placed": challenge.placed,
-        "guests": not challenge.rated,
-        "leave_url": reverse("games:leave", kwargs=kw),
-        "start_url": reverse("games:start", kwargs=kw),
-    }
-
-
-def _with_seats(queryset: Any) -> Any:
-    return queryset.select_related("creator").prefetch_related("table_seats__user")
-
-
-def open_seeks() -> list[dict[str, Any]]:
-    """The open public tables of the kinds the lobby offers (a kind no longer registered
-    or not offered lists none)."""
-    offered = [kind.key for kind in all_kinds() if kind.in_lobby]
-    seeks = Challenge.objects.filter(public=True, status=Challenge.Status.OPEN,
-                                     game_type__in=offered)
-    listed = list(_with_seats(seeks)[:100])
-    ratings = creator_ratings(listed)
-    return [seek_info(c, ratings) for c in listed]
 
 
 def _checked(kind: GameKind, options: dict[str, Any], time_control: str
@@ -219,14 +108,15 @@ def _checked_bots(kind: GameKind, bots: Mapping[int, str], seat_count: int, rate
 def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
                      public: bool = True, game_type: str | None = None,
                      time_control: str = "10+5", seats: int | None = None,
-                     rated: bool | None = None, bots: Mapping[int, str] | None = None
-                     ) -> Challenge:
+                     rated: bool | None = None, bots: Mapping[int, str] | None = None,
+                     invited: Any = None) -> Challenge:
     """A table: a seek in the lobby (public) or a challenge by link; a lobby seek is
     announced. `color` is the host's seat by name, or "random" (every seat drawn at the
     start); `time_control` a `games.timing.clocks` code ("" untimed: the game will be casual);
     `seats` one of the kind's seat counts (default: the largest); `rated` (default: when
     timed); `bots` a level for chosen seats (casual tables only); `game_type` a kind's key
-    (default: the default game's)."""
+    (default: the default game's). `invited`: a member the challenge is to (never public;
+    the table must leave one free seat, theirs), told by a `challenge` frame."""
     kind = get_kind(game_type) if game_type else default_kind()
     game_type = kind.key
     options, time_control = _checked(kind, options, time_control)
@@ -241,12 +131,15 @@ def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
     host_seat = None if color == RANDOM else keys.index(color)
     rated = bool(time_control) and (True if rated is None else rated)
     bot_seats = _checked_bots(kind, bots or {}, seat_count, rated, host_seat)
+    if invited is not None:
+        _check_invited(user, invited, seat_count, bot_seats)
+        public = False
     with transaction.atomic():
         correspondence.refuse_past_cap(user.pk, time_control)
         challenge = Challenge.objects.create(
             creator=user, game_type=game_type, options=options, public=public,
             seat=host_seat, rules=kind.rules_version, time_control=time_control,
-            seat_count=seat_count, rated=rated,
+            seat_count=seat_count, rated=rated, invited=invited,
         )
         sitting = host_seat if host_seat is not None else \
             next(i for i in range(seat_count) if i not in bot_seats)
@@ -257,14 +150,32 @@ def create_challenge(user: Any, *, options: dict[str, Any], color: str = RANDOM,
         ])
         if public:
             send_on_commit(LOBBY_GROUP, {"type": "seek_added", "seek": seek_info(challenge)})
+        if invited is not None:
+            send_on_commit(user_group(invited.pk), {"type": "challenge",
+                                                    "challenge": challenge_info(challenge)})
+            signals.challenge_sent.send(__name__, challenge=challenge)
     return challenge
+
+
+def _check_invited(user: Any, invited: Any, seat_count: int, bot_seats: dict[int, str]
+                   ) -> None:
+    """A challenge to one member: not to oneself, and it leaves them one seat."""
+    if invited.pk == user.pk:
+        raise GameError(Code.OWN_CHALLENGE, "you cannot challenge yourself")
+    if not invited.is_active:
+        raise NotFound("member")
+    if seat_count - 1 - len(bot_seats) != 1:
+        raise GameError(Code.BAD_REQUEST, f"a challenge to a member leaves one seat, theirs: "
+                        f"a {seat_count}-player challenge needs bots in the other "
+                        f"{seat_count - 2} seat{'s' if seat_count > 3 else ''} (a casual "
+                        "game), or make a table that anyone may join")
 
 
 def _locked(challenge_id: str) -> Challenge:
     """The open table, locked (its seats change only under this lock)."""
     try:
-        challenge = (Challenge.objects.select_for_update()
-                     .select_related("creator").get(id=challenge_id))
+        challenge = (Challenge.objects.select_for_update(of=("self", "creator"))
+                     .select_related("creator", "invited").get(id=challenge_id))
     except Challenge.DoesNotExist:
         raise NotFound("challenge") from None
     if challenge.status != Challenge.Status.OPEN:
@@ -318,11 +229,15 @@ def _join(challenge: Challenge, actor: Actor, seat: int | None) -> Game | None:
     correspondence.refuse_guest(actor.kind, challenge.time_control)
     if _is_host(challenge, actor):
         raise GameError(Code.OWN_CHALLENGE, "you cannot accept your own challenge")
+    invited = challenge.invited
+    if invited is not None and actor.user_id != invited.pk:
+        raise GameError(Code.NOT_A_PLAYER, f"this challenge is for {invited.get_username()}: "
+                        "only they may take it")
     if _row_of(challenge, actor) is not None:
         raise GameError(Code.BAD_REQUEST, "you already sit at this table")
     if actor.user_id is not None:
         correspondence.refuse_past_cap(actor.user_id, challenge.time_control)
-    free = _free(challenge)
+    free = free_seats(challenge)
     if not free:  # pragma: no cover - a full table has started
         raise GameError(Code.GONE, "this table is full")
     index = free[0]
@@ -374,7 +289,7 @@ def leave_table(actor: Actor | None, challenge_id: str, seat: int | None = None)
                 _cancel(challenge)
                 return
             change = "left"
-        name = _holder_name(row, challenge.kind)
+        name = holder_name(row, challenge.kind)
         left_user = row.user_id
         row.delete()
         _announce_change(challenge, change, row.index, name,
@@ -398,7 +313,7 @@ def start_table(user: Any, challenge_id: str, bot_level: str) -> Game:
             raise GameError(Code.BAD_REQUEST, "wait for at least one other player")
         bots = TableSeat.objects.bulk_create([
             TableSeat(challenge=challenge, index=i, bot_level=bot_level)
-            for i in _free(challenge)])
+            for i in free_seats(challenge)])
         challenge.seat_rows.extend(bots)
         challenge.seat_rows.sort(key=lambda r: r.index)
         return _start(challenge, starter=Actor.member(user))
@@ -444,17 +359,39 @@ def _cancel(challenge: Challenge) -> None:
                 and not challenge.public:
             send_on_commit(user_group(row.user_id), {"type": "seek_removed",
                                                      "id": challenge.id})
+    if challenge.invited_id is not None:
+        send_on_commit(user_group(challenge.invited_id),
+                       {"type": "challengeCanceled", "challenge": challenge_info(challenge)})
 
 
 def cancel_challenge(user: Any, challenge_id: str) -> None:
-    """The host withdraws an open table; a count of 0 means it was taken or gone."""
+    """The host withdraws an open table (the members seated and the member it was for are
+    told); `gone` if it was taken or withdrawn already, `not_a_player` for anyone else."""
     with transaction.atomic():
-        done = Challenge.objects.filter(
-            id=challenge_id, creator=user, status=Challenge.Status.OPEN
-        ).update(status=Challenge.Status.CANCELLED)
-        if not done:
-            raise GameError(Code.GONE, "this challenge is no longer open")
-        send_on_commit(LOBBY_GROUP, {"type": "seek_removed", "id": challenge_id})
+        challenge = _locked(challenge_id)
+        if challenge.creator_id != user.pk:
+            raise GameError(Code.NOT_A_PLAYER, "only the challenge's maker may cancel it")
+        _cancel(challenge)
+
+
+def decline_challenge(user: Any, challenge_id: str, reason: str = "generic") -> Challenge:
+    """The member a challenge is to says no (`reason`: one of `DECLINE_REASONS`); its
+    maker is told (`challengeDeclined`). A table anyone may take is left, not declined."""
+    if reason not in DECLINE_REASONS:
+        raise GameError(Code.BAD_REQUEST, f"reason must be one of "
+                        f"{', '.join(DECLINE_REASONS)}, not {reason!r}")
+    with transaction.atomic():
+        challenge = _locked(challenge_id)
+        if challenge.invited_id != user.pk:
+            raise GameError(Code.NOT_A_PLAYER, "only the member a challenge is to may "
+                            "decline it" if challenge.invited_id is not None else
+                            "this table is not a challenge to you: nothing to decline")
+        challenge.status = Challenge.Status.DECLINED
+        challenge.decline_reason = reason
+        challenge.save(update_fields=["status", "decline_reason"])
+        send_on_commit(user_group(challenge.creator_id),
+                       {"type": "challengeDeclined", "challenge": challenge_info(challenge)})
+    return challenge
 
 
 def quick_pair(user: Any, *, options: dict[str, Any], time_control: str = "10+5",
@@ -486,9 +423,3 @@ def quick_pair(user: Any, *, options: dict[str, Any], time_control: str = "10+5"
     return None, create_challenge(user, options=options, game_type=game_type,
                                   time_control=time_control)
 
-
-def my_challenges(user: Any) -> list[Challenge]:
-    if not user.is_authenticated:
-        return []
-    return list(_with_seats(Challenge.objects.filter(creator=user,
-                                                     status=Challenge.Status.OPEN)))

@@ -24,6 +24,7 @@ from typing import Any
 from django.db.models import Q
 from django.urls import reverse
 
+from games import titles
 from games.models import Game, Seat
 from games.timing import clocks
 
@@ -123,11 +124,23 @@ def waiting_games(user: Any) -> list[WaitingGame]:
     return sorted(out, key=_order)
 
 
+def waiting_game(game: Game, user_id: int) -> WaitingGame | None:
+    """One game of the member's as `waiting_games` lists it (a game that has just started:
+    the API's `gameStart` event), from the game's loaded seats; None if they hold no seat."""
+    seats = list(game.seat_list)
+    mine = {s.index for s in seats if s.user_id == user_id and not s.stand_in
+            and not s.resigned}
+    return _item(game, mine, seats) if mine else None
+
+
 def _item(game: Game, mine: set[int], seats: list[Seat]) -> WaitingGame:
     kind = game.kind
     acting = _acting(game)
     yours = bool(acting & mine)
-    names = {s.index: s.holder_name(kind) or kind.seat_label(s.index) for s in seats}
+    known = titles.titles_of(s.user_id for s in seats)
+    names = {s.index: titles.titled(s.holder_name(kind) or kind.seat_label(s.index),
+                                    known.get(s.user_id) if s.user_id else None)
+             for s in seats}
     opponents = [names[i] for i in sorted(names) if i not in mine]
     movers = [names[i] for i in sorted(acting - mine) if i in names]
     return WaitingGame(

@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from common.errors import styled_404
-from games import services
+from games import services, titles
 from games.actors import Actor, actor_of, ensure_session
 from games.frames.protocol import LOBBY_SOCKET_PATH, GameError, NotFound
 from games.kinds import GameKind, all_kinds, default_kind, first_kinds_first
@@ -268,7 +268,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
 
 def _challenge_or_404(challenge_id: str) -> Challenge:
     try:
-        return (Challenge.objects.select_related("creator", "game")
+        return (Challenge.objects.select_related("creator", "game", "invited")
                 .prefetch_related("table_seats__user").get(id=challenge_id))
     except Challenge.DoesNotExist:
         raise Http404("no such challenge") from None
@@ -315,6 +315,7 @@ def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
     seek = seek_info(challenge)
     mine = _sits_at(challenge, request)
     is_creator = challenge.creator_id == request.user.pk
+    invited = challenge.invited_id is not None
     kind = challenge.kind
     people = sum(1 for s in seek["seats"] if s["holder"] in ("member", "guest"))
     return render(request, "games/challenge.html", {
@@ -322,6 +323,12 @@ def challenge(request: HttpRequest, challenge_id: str) -> HttpResponse:
         "seek": seek,
         "two_seats": challenge.seat_count == 2,
         "is_creator": is_creator,
+        # a challenge to one member (docs/tables.md, "Challenges to a member"): theirs only
+        "invited": challenge.invited if invited else None,
+        "for_me": invited and challenge.invited_id == request.user.pk,
+        "invited_title": titles.title_of(challenge.invited_id) if invited else None,
+        "decline_reasons": list(services.DECLINE_REASONS.items()),
+        "decline_words": services.DECLINE_REASONS.get(challenge.decline_reason, ""),
         "seated": mine is not None,
         "free_seats": [s for s in seek["seats"] if s["name"] is None],
         "may_start": is_creator and not challenge.rated and seek["free"] > 0
@@ -406,6 +413,21 @@ def start(request: HttpRequest, challenge_id: str) -> HttpResponse:
         messages.error(request, refused.message)
         return redirect("games:challenge", challenge_id=challenge_id)
     return redirect("games:game", game_id=game.id)
+
+
+@login_required
+@require_POST
+def decline(request: HttpRequest, challenge_id: str) -> HttpResponse:
+    """The member a challenge is to says no (`reason`: one of lichess's, default
+    "generic"); its maker is told."""
+    try:
+        services.decline_challenge(request.user, challenge_id,
+                                   request.POST.get("reason") or "generic")
+    except GameError as refused:
+        messages.error(request, refused.message[:1].upper() + refused.message[1:] + ".")
+        return redirect("games:challenge", challenge_id=challenge_id)
+    messages.info(request, "You declined the challenge.")
+    return redirect("games:index")
 
 
 @login_required

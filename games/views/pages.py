@@ -28,13 +28,15 @@ from games.frames.states import left_info
 from games.kinds import Viewer, longest_token
 from games.models import Game
 from games.timing import clocks
+from games.titles import titled
 from games.views.shared import game_or_404, hidden, hidden_json, hidden_page, int_param, refusal
 
 
 def players_title(state: dict[str, Any]) -> str:
-    """The page title's words for a game: its seats' holders, "marta vs kofi"."""
-    return " vs ".join(seat.get("name") or seat.get("label") or "?"
-                       for seat in state.get("seats", []))
+    """The page title's words for a game: its seats' holders, "marta vs kofi" (a BOT
+    account's name with its title: "BOT marta")."""
+    return " vs ".join(titled(seat["name"], seat.get("title")) if seat.get("name")
+                       else seat.get("label") or "?" for seat in state.get("seats", []))
 
 
 def spectator_count(game_id: str) -> int:

@@ -80,7 +80,26 @@ def paths(people: dict[str, Any]) -> dict[str, str]:
             "getTournament": f"/api/tournament/{tournament.id}",
             "streamGame": f"/api/stream/game/{running.id}", "streamEvents": "/api/stream/event",
             **{f"{door}{what.title()}": f"/api/{door}/game/{running.id}/{what}"
-               for door in ("board", "bot") for what in ("decision", "resign", "queue")}}
+               for door in ("board", "bot") for what in ("decision", "resign", "queue")},
+            # marta has played: her upgrade is refused (409 has_played), nothing changed
+            "botAccountUpgrade": "/api/bot/account/upgrade",
+            # no such member, no such challenge: 404 once through the token, nothing made
+            "challengeCreate": "/api/challenge/nobody-here",
+            **{f"challenge{what.title()}": f"/api/challenge/{NO_CHALLENGE}/{what}"
+               for what in ("accept", "decline", "cancel")},
+            "tableJoin": f"/api/table/{NO_CHALLENGE}/join"}
+
+
+NO_CHALLENGE = "NOPE000000"  # a challenge id's shape, no such challenge
+
+
+def bot_account(name: str = "cargo-bot") -> Any:
+    """A new member made a BOT account through the API's own rule (api.bots.upgrade)."""
+    from api import bots
+
+    user = member(name)
+    bots.upgrade(user)
+    return user
 
 
 # A body refused once the token and its scope are through (`ply` out of range: 400

@@ -1,7 +1,8 @@
 """Board and bot play (api.endpoints.play): a token's member decides and resigns for their
-own seat down the games app's apply path, under `board:play` (`/api/board/…`) or
-`bot:play` (`/api/bot/…`); every bad input is a JSON error with its status and changes
-nothing; the answers fit the OpenAPI description."""
+own seat down the games app's apply path, under `board:play` (`/api/board/…`, a person's
+account) or `bot:play` (`/api/bot/…`, a BOT account's); each door refuses the other's
+accounts; every bad input is a JSON error with its status and changes nothing; the answers
+fit the OpenAPI description."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from games import services
 from games.actors import Actor
 from games.models import Game, Turn
 from games.turns.store import live
-from tests.api.support import bearer_client, token_for
+from tests.api.support import bearer_client, bot_account, token_for
 from tests.api.test_openapi import schema_checker
 from tests.games.support import new_game
 
@@ -43,10 +44,12 @@ def running(people):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("door,scope", [("board", Scope.BOARD_PLAY), ("bot", Scope.BOT_PLAY)])
-def test_a_decision_through_either_door_is_the_sockets_turn(people, running, door, scope):
+def test_a_decision_through_either_door_is_the_sockets_turn(people, door, scope):
+    player = people["marta"] if door == "board" else bot_account()
+    running = new_game(player, people["kofi"])
     seat, ply, token = seat_decision(running.id)
     assert seat == 0
-    answer = post(token_for(people["marta"], scope), f"/api/{door}/game/{running.id}/decision",
+    answer = post(token_for(player, scope), f"/api/{door}/game/{running.id}/decision",
                   {"ply": ply, "token": token})
     assert answer.status_code == 200, answer.content
     body = answer.json()
@@ -54,7 +57,7 @@ def test_a_decision_through_either_door_is_the_sockets_turn(people, running, doo
     assert body["frame"]["ply"] == 0 and body["frame"]["token"] == token
     assert services.get_game(running.id).ply == 1
     # The same decision again is a resend: its frame again, nothing more written.
-    again = post(token_for(people["marta"], scope), f"/api/{door}/game/{running.id}/decision",
+    again = post(token_for(player, scope), f"/api/{door}/game/{running.id}/decision",
                  {"ply": ply, "token": token})
     assert again.status_code == 200 and again.json()["frame"]["ply"] == 0
     assert services.get_game(running.id).ply == 1
@@ -70,6 +73,30 @@ def test_each_door_needs_its_own_scope(people, running):
                       f"/api/{door}/game/{running.id}/decision", {"ply": ply, "token": token})
         assert (answer.status_code, answer.json()["code"]) == (403, "missing_scope")
         assert unchanged(running.id) == before
+
+
+@pytest.mark.django_db
+def test_each_door_refuses_the_other_doors_accounts_and_changes_nothing(people):
+    """A person's `bot:play` token: `not_a_bot` on every bot endpoint; a BOT account's
+    `board:play` token: `bot_account` on every board endpoint; before the body is read."""
+    bot = bot_account()
+    game = new_game(people["marta"], bot)
+    seat, ply, token = seat_decision(game.id)
+    for who, door, scope, code in ((people["marta"], "bot", Scope.BOT_PLAY, "not_a_bot"),
+                                   (bot, "board", Scope.BOARD_PLAY, "bot_account")):
+        for what, body in (("decision", {"ply": ply, "token": token}), ("resign", {}),
+                           ("queue", "{not json")):
+            before = unchanged(game.id)
+            answer = post(token_for(who, scope), f"/api/{door}/game/{game.id}/{what}", body)
+            assert (answer.status_code, answer.json()["code"]) == (403, code), (door, what)
+            assert "/api/" in answer.json()["error"]
+            assert unchanged(game.id) == before
+    # each through its own door: marta's decision, then the BOT's resignation
+    assert post(token_for(people["marta"], Scope.BOARD_PLAY),
+                f"/api/board/game/{game.id}/decision",
+                {"ply": ply, "token": token}).status_code == 200
+    assert post(token_for(bot, Scope.BOT_PLAY), f"/api/bot/game/{game.id}/resign",
+                {}).json()["frame"]["type"] == "resigned"
 
 
 @pytest.mark.django_db
@@ -124,7 +151,8 @@ def test_resigning_ends_a_two_seat_game_then_nothing_more(people, running):
 
 @pytest.mark.django_db
 def test_an_express_seat_commits_its_plan_and_its_answer_is_its_own(people):
-    names = ("marta", "kofi", "ines")
+    names = ("bot-a", "bot-b", "bot-c")
+    people = {name: bot_account(name) for name in names}  # the bot door: BOT accounts
     game = services.create_game(game_type="cargo-express", options={}, rated=False,
                                 seats=[Actor.member(people[n]) for n in names])
     lg = live(game)

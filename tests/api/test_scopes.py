@@ -1,7 +1,9 @@
 """The scope-by-endpoint matrix: every operation of the served description is tried with
 a token holding each scope alone; only its own scope opens it (403 `missing_scope`
 otherwise, nothing changed). A new endpoint without a row here fails
-`test_every_operation_has_a_url`."""
+`test_every_operation_has_a_url`. The doors' accounts (api.bots): a person's `bot:play`
+token gets past its scope to `not_a_bot` on the bot door (the upgrade aside), a BOT
+account's `board:play` token to `bot_account` on the board door."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import pytest
 
 from api.models import AccessToken
 from api.scopes import ALL, Scope
-from tests.api.support import ask, bearer_client, operations, paths, token_for
+from tests.api.support import ask, bearer_client, bot_account, operations, paths, token_for
 
 # Each endpoint's scope, exactly.
 SCOPE_OF = {"getUser": Scope.READ, "getGame": Scope.READ, "exportGames": Scope.READ,
@@ -19,14 +21,32 @@ SCOPE_OF = {"getUser": Scope.READ, "getGame": Scope.READ, "exportGames": Scope.R
             "streamEvents": Scope.READ,
             "boardDecision": Scope.BOARD_PLAY, "boardResign": Scope.BOARD_PLAY,
             "botDecision": Scope.BOT_PLAY, "botResign": Scope.BOT_PLAY,
-            "boardQueue": Scope.BOARD_PLAY, "botQueue": Scope.BOT_PLAY}
+            "boardQueue": Scope.BOARD_PLAY, "botQueue": Scope.BOT_PLAY,
+            "botAccountUpgrade": Scope.BOT_PLAY,
+            "challengeCreate": Scope.CHALLENGE_WRITE, "challengeAccept": Scope.CHALLENGE_WRITE,
+            "challengeDecline": Scope.CHALLENGE_WRITE, "challengeCancel": Scope.CHALLENGE_WRITE,
+            "tableJoin": Scope.CHALLENGE_WRITE}
 # What an operation answers its own scope: a read's 200; a play's body here is refused
 # once the token is through (`support.REFUSED_BODY`), so nothing changes.
 OPENED = {"get": 200, "post": "400 bad_request"}
+BOT_DOOR = ("botDecision", "botResign", "botQueue")
+BOARD_DOOR = ("boardDecision", "boardResign", "boardQueue")
+# Past the token to a refusal that changes nothing, for marta (a person who has played):
+# the bot door takes BOT accounts only; her upgrade is refused; the challenges name a
+# member or a challenge that is not there.
+OPENED_FOR_MARTA = {**{key: "403 not_a_bot" for key in BOT_DOOR},
+                    "botAccountUpgrade": "409 has_played",
+                    "challengeCreate": "404 not_found", "challengeAccept": "404 not_found",
+                    "challengeDecline": "404 not_found", "challengeCancel": "404 not_found",
+                    "tableJoin": "404 not_found"}
+
+
+def opened(key: str, method: str) -> int | str:
+    return OPENED_FOR_MARTA.get(key, OPENED[method])
 
 
 def outcome(answer) -> int | str:
-    if answer.status_code in (400, 403):
+    if answer.status_code in (400, 403, 404, 409):
         return f"{answer.status_code} {answer.json()['code']}"
     return answer.status_code
 
@@ -46,7 +66,7 @@ def test_each_endpoint_opens_to_its_own_scope_only(people, scope):
     for key, url in urls.items():
         method = described[key][0]
         got[key] = outcome(ask(client, method, url))
-    want = {key: OPENED[described[key][0]] if SCOPE_OF[key] == scope
+    want = {key: opened(key, described[key][0]) if SCOPE_OF[key] == scope
             else "403 missing_scope" for key in urls}
     assert got == want
 
@@ -56,7 +76,23 @@ def test_a_token_with_every_scope_opens_every_endpoint(people):
     described = operations()
     assert {key: outcome(ask(client, described[key][0], url))
             for key, url in paths(people).items()} \
-        == {key: OPENED[described[key][0]] for key in SCOPE_OF}
+        == {key: opened(key, described[key][0]) for key in SCOPE_OF}
+
+
+def test_each_door_takes_its_own_accounts(people):
+    """A BOT account's tokens: the bot door gets past the account to the body's refusal,
+    the board door refuses it `bot_account` before reading the body; a person's the
+    other way round (above). Nothing changes."""
+    urls, described = paths(people), operations()
+    bot = bot_account()
+    for scope, door, want in ((Scope.BOT_PLAY, BOT_DOOR, "400 bad_request"),
+                              (Scope.BOARD_PLAY, BOARD_DOOR, "403 bot_account")):
+        client = bearer_client(token_for(bot, scope))
+        assert {key: outcome(ask(client, "post", urls[key])) for key in door} \
+            == dict.fromkeys(door, want)
+    upgrade = bearer_client(token_for(bot, Scope.BOT_PLAY)).post(urls["botAccountUpgrade"])
+    assert outcome(upgrade) == "409 already_bot"
+    assert described["botAccountUpgrade"][0] == "post"
 
 
 @pytest.mark.parametrize("key", sorted(SCOPE_OF))

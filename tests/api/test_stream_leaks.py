@@ -2,8 +2,9 @@
 of three seats, every line a seat's and a spectator's API stream carries read and checked
 against what the sockets of the same viewers get, and against what each viewer may know
 then (the engine's view and events for that viewer: nothing private before its time).
-Seats 0 and 2 play on their sockets; seat 1 plays through the API (`bot:play`), from its
-own view only, as a bot would. Helpers: the Express wire tests' (tests/platform/)."""
+Seats 0 and 2 play on their sockets; seat 1 plays through the API (`board:play`: a person's
+program at their side, whose socket is open beside it), from its own view only, as a bot
+would. Helpers: the Express wire tests' (tests/platform/)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def no_budgets(settings, monkeypatch):
 
 
 def api_decision(token: str, game_id: str, ply: int, step: str) -> dict:
-    answer = bearer_client(token).post(f"/api/bot/game/{game_id}/decision",
+    answer = bearer_client(token).post(f"/api/board/game/{game_id}/decision",
                                        data=json.dumps({"ply": ply, "token": step}),
                                        content_type="application/json")
     assert answer.status_code == 200, answer.content
@@ -67,7 +68,7 @@ async def test_every_line_of_each_viewers_stream_is_its_sockets_and_its_own(
     def made():
         game = services.create_game(game_type="cargo-express", options={}, rated=False,
                                     seats=[Actor.member(users[n]) for n in NAMES[:3]])
-        return game, {n: token_for(users[n], Scope.READ, Scope.BOT_PLAY) for n in NAMES}
+        return game, {n: token_for(users[n], Scope.READ, Scope.BOARD_PLAY) for n in NAMES}
 
     game, tokens = await database_sync_to_async(made)()
     viewers = [0, 1, 2, None]

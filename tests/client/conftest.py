@@ -7,7 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.test import Client
 
+from accounts.bots import bot_since
 from api.scopes import Scope
 from tests.api.support import fresh_limits, member, token_for
 from tests.games.conftest import (  # noqa: F401  (fixtures: people on sockets)
@@ -20,15 +22,19 @@ from tests.games.conftest import (  # noqa: F401  (fixtures: people on sockets)
 
 @pytest.fixture
 def bot_account(db) -> Callable[[str], tuple[Any, str]]:
-    """`bot_account(username)` -> (user, token): the account an API bot plays with and its
-    token with the `read` (streams) and `bot:play` (decisions) scopes. Until BOT accounts
-    exist a `bot:play` token plays its member's own seats (docs/api.md); the BOT slice
-    upgrades the account here (`POST /api/bot/account/upgrade`), and every test of the
-    client follows."""
+    """`bot_account(username)` -> (user, token): a BOT account an API bot plays with and its
+    token with the `read` (streams) and `bot:play` (decisions) scopes: a new member
+    upgraded through the API (`POST /api/bot/account/upgrade`) with that token, as a bot's
+    author does it (docs/api.md, "BOT accounts")."""
 
     def made(username: str) -> tuple[Any, str]:
         user = member(username)
-        return user, token_for(user, Scope.READ, Scope.BOT_PLAY)
+        token = token_for(user, Scope.READ, Scope.BOT_PLAY)
+        answer = Client().post("/api/bot/account/upgrade",
+                               HTTP_AUTHORIZATION=f"Bearer {token}")
+        assert answer.status_code == 200, answer.content
+        assert bot_since(user) is not None
+        return user, token
 
     return made
 

@@ -40,7 +40,7 @@ def test_it_plays_a_whole_game_against_each_level(eager, users, level):
         alice, None, "orange", "bot")
     assert game.bot_seed is not None and game.bot_waiting_since is None
     state = services.state_of(services.get_game(game.id), viewer=0)
-    assert state["players"]["orange"] == {"name": f"CargoBot {level.title()}",
+    assert state["players"]["orange"] == {"name": f"CargoBot {level.title()}", "title": None,
                                           "rating": BOT_RATINGS[level], "bot": level,
                                           "rating_kind": "bot_level", "rating_change": None,
                                           "rating_provisional": False, "left": None}

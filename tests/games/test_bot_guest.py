@@ -34,7 +34,8 @@ def test_a_guest_game_belongs_to_the_browser_session(eager):
     page = guest.get(f"/g/{game.id}")
     state = page.context["state"]
     assert state["you"] == "blue"
-    assert state["players"]["blue"] == {"name": "Guest", "rating": None, "bot": None,
+    assert state["players"]["blue"] == {"name": "Guest", "title": None, "rating": None,
+                                        "bot": None,
                                         "rating_kind": None, "rating_change": None,
                                         "rating_provisional": False, "left": None}
     assert state["players"]["orange"]["bot"] == "easy"

@@ -19,7 +19,8 @@ def test_it_renders_the_state_and_urls(game, users, client, name, you):
     assert state["you"] == you
     assert (state["id"], state["ply"], state["size"], state["status"]) == (game.id, 0, 5,
                                                                           "active")
-    assert state["players"]["blue"] == {"name": "alice", "rating": 1200, "bot": None,
+    assert state["players"]["blue"] == {"name": "alice", "title": None, "rating": 1200,
+                                        "bot": None,
                                         "rating_kind": "elo", "rating_change": None,
                                         "rating_provisional": False, "left": None}
     assert state["rematch"] is None and state["resigned"] is None and state["turns"] == []

@@ -158,6 +158,7 @@ def test_cargobot_s_task_is_sent_after_the_turn_s_frame(users, monkeypatch):
     monkeypatch.setattr(broadcast, "asend_message", group_send)
     game = new_bot_game(users["alice"], color="blue")
     alice = Actor.of_user(users["alice"])
+    happened.clear()  # the game's start told its member (the API's `gameStart`)
 
     run = broadcast.collected(lambda: services.apply_turn(game.id, actor=alice, ply=0,
                                                           token=TOKENS[0]))
@@ -166,6 +167,7 @@ def test_cargobot_s_task_is_sent_after_the_turn_s_frame(users, monkeypatch):
     assert [m["ply"] for _, m, _ in outbox.messages] == [1] and len(outbox.after) == 1
 
     another = new_bot_game(users["alice"], color="blue")
+    happened.clear()
 
     async def turn_then_what_follows():
         """The socket's call, then what it started after the frames (`runtime.follow`: the

@@ -59,6 +59,8 @@ SCENARIOS = {
     "challenge": "a challenge by link, made by the player (the opponent is whoever accepts)",
     "table": "a casual table of three seats in the lobby (the test-only Pile), hosted by the "
              "player; the opponent sits at it; one seat is free",
+    "invited": "a challenge to the opponent, made by the player (through the API: a rated "
+               "Cargo Connect game, 10+5); its one free seat is the opponent's",
     "site": "pages of no game (a published Weekly Puzzles week begun today, alice's profile)",
     "tournament": "a public Swiss of Cargo Connect, scheduled by the admin, that the player "
                   "has joined (members other than the player are the spectator, staff, "
@@ -244,6 +246,21 @@ LOBBY_VIEWS = [
     ViewRow("games:start", "POST", "table",
             cells("refused", player="allowed", anonymous="sign-in"), allowed="302 /g/",
             data="start", writes=True, note="the host starts it with a bot in the free seat"),
+    ViewRow("games:decline", "POST", "challenge", cells("refused", anonymous="sign-in"),
+            allowed="302 /play/", writes=True,
+            note="a challenge by link is to no one: there is nothing to decline"),
+    # A challenge to one member (docs/tables.md; made through the API, docs/api.md).
+    ViewRow("games:challenge", "GET", "invited", MEMBERS_ONLY,
+            note="whoever has the link may look; only the member it is to may take it"),
+    ViewRow("games:accept", "POST", "invited",
+            cells("refused", opponent="allowed", anonymous="sign-in"), allowed="302 /g/",
+            writes=True, note="the member it is to takes the free seat: the game starts"),
+    ViewRow("games:decline", "POST", "invited",
+            cells("refused", opponent="allowed", anonymous="sign-in"), allowed="302 /play/",
+            writes=True, note="the member it is to says no; its maker is told"),
+    ViewRow("games:cancel", "POST", "invited",
+            cells("refused", player="allowed", anonymous="sign-in"), allowed="302 /play/",
+            writes=True, note="its maker withdraws it; the member it was to is told"),
 ]
 
 DAILY_VIEWS = [
@@ -399,11 +416,18 @@ API_ENDPOINTS = {  # URL name: the scenario its token rows are asserted in
 API_GAME_VIEWS = ("api:game", "api:stream_game")  # a game for its asker: rows per scenario
 API_PLAY = ("api:board_decision", "api:board_resign", "api:board_queue", "api:bot_decision",
             "api:bot_resign", "api:bot_queue")
+API_WRITES = {  # URL name: the scenario of its session row (its token rows: API_TOKENS)
+    "api:bot_upgrade": "site", "api:challenge_create": "site",
+    "api:challenge_accept": "invited", "api:challenge_decline": "invited",
+    "api:challenge_cancel": "invited", "api:table_join": "table",
+}
 API_VIEWS = [
     *(ViewRow(name, "GET", scenario, cells("401 no_token"), note=API_SESSION)
       for name, scenario in API_ENDPOINTS.items()),
     *(ViewRow(name, "POST", "online", cells("401 no_token"), note=API_SESSION)
       for name in API_PLAY),
+    *(ViewRow(name, "POST", scenario, cells("401 no_token"), note=API_SESSION)
+      for name, scenario in API_WRITES.items()),
     ViewRow("api:openapi-json", "GET", "site", cells("allowed"),
             note="the OpenAPI 3.1 description, no token needed"),
     ViewRow("api-reference", "GET", "site", cells("allowed"),
@@ -475,22 +499,65 @@ API_PLAY_NOTE = "each member role sends a token of their own with the door's sco
 def _api_play_rows() -> list[ViewRow]:
     """What a member's own play token may do with a decision (a number far ahead, so
     nothing is taken): only the seat's holder gets past the seat check, to the number's
-    refusal; anyone else is refused `not_a_player`. Resigning, an accepted decision and
-    every other refusal: tests/api/test_play.py."""
+    refusal; anyone else is refused `not_a_player`. The roles are people's accounts, so the
+    bot door refuses them all `not_a_bot` before anything else (api.bots). Resigning, an
+    accepted decision, a BOT account at either door and every other refusal:
+    tests/api/test_play.py."""
     rows = []
-    for name in ("api:board_decision", "api:bot_decision"):
-        for s in GAME_SCENARIOS:
-            seated = "409 game_over" if s.endswith(("-over", "-past")) else "409 stale_ply"
-            expect = cells("403 not_a_player", player=seated, opponent=seated,
-                           anonymous="401 no_token")
-            if s == "guest-bot":
-                expect = {**expect, "player": "401 no_token"}  # the player is a guest
-            rows.append(ViewRow(name, "POST", s, expect, data="api-decision",
-                                note=API_PLAY_NOTE))
+    for s in GAME_SCENARIOS:
+        seated = "409 game_over" if s.endswith(("-over", "-past")) else "409 stale_ply"
+        expect = cells("403 not_a_player", player=seated, opponent=seated,
+                       anonymous="401 no_token")
+        if s == "guest-bot":
+            expect = {**expect, "player": "401 no_token"}  # the player is a guest
+        rows.append(ViewRow("api:board_decision", "POST", s, expect, data="api-decision",
+                            note=API_PLAY_NOTE))
+    rows.append(ViewRow("api:bot_decision", "POST", "online",
+                        cells("403 not_a_bot", anonymous="401 no_token"), data="api-decision",
+                        note=API_PLAY_NOTE + "; the bot door takes BOT accounts only, and "
+                        "every role here is a person's"))
     return rows
 
 
-API_TOKENS: list[ViewRow] = [*_api_rows(), *_api_play_rows()]
+API_WRITE_NOTE = "each member role sends a token of their own with the endpoint's scope " \
+                 "(`bot:play` for the upgrade, `challenge:write` for the rest); a guest " \
+                 "and a signed-out browser have none"
+
+
+def _api_write_rows() -> list[ViewRow]:
+    """The upgrade to a BOT account and the challenges (api.endpoints.bots, .challenges):
+    what each role's own token does, the change made when allowed (rolled back after each
+    role). Every other refusal: tests/api/test_bots.py, test_challenges.py."""
+    no_token = "401 no_token"
+    return [
+        ViewRow("api:bot_upgrade", "POST", "site", cells("allowed", anonymous=no_token),
+                writes=True, note=API_WRITE_NOTE + "; no role has played here: each may "
+                "become a BOT account"),
+        ViewRow("api:bot_upgrade", "POST", "online",
+                cells("allowed", players="409 has_played", anonymous=no_token), writes=True,
+                note=API_WRITE_NOTE + "; whoever holds a seat of a game has played"),
+        ViewRow("api:challenge_create", "POST", "site",
+                cells("allowed", player="400 own_challenge", anonymous=no_token),
+                writes=True, note=API_WRITE_NOTE + "; a challenge to the player (alice)"),
+        ViewRow("api:challenge_accept", "POST", "invited",
+                cells("403 not_a_player", player="400 own_challenge", opponent="allowed",
+                      anonymous=no_token), writes=True,
+                note=API_WRITE_NOTE + "; only the member it is to takes it"),
+        ViewRow("api:challenge_decline", "POST", "invited",
+                cells("403 not_a_player", opponent="allowed", anonymous=no_token),
+                writes=True, note=API_WRITE_NOTE + "; only the member it is to declines it"),
+        ViewRow("api:challenge_cancel", "POST", "invited",
+                cells("403 not_a_player", player="allowed", anonymous=no_token),
+                writes=True, note=API_WRITE_NOTE + "; only its maker cancels it"),
+        ViewRow("api:table_join", "POST", "table",
+                cells("allowed", player="400 own_challenge", opponent="400 bad_request",
+                      anonymous=no_token), writes=True,
+                note=API_WRITE_NOTE + "; the host and whoever sits there already are "
+                "refused; anyone else takes the free seat and the game starts"),
+    ]
+
+
+API_TOKENS: list[ViewRow] = [*_api_rows(), *_api_play_rows(), *_api_write_rows()]
 
 
 # --- sockets -----------------------------------------------------------------------------

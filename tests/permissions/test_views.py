@@ -66,6 +66,7 @@ URL_KWARGS = {
     "daily:day": {"day": "past_day"}, "puzzles:week": {"monday": "monday"},
     "accounts:user": {"username": "username"}, "accounts:games": {"username": "username"},
     "api:profile": {"username": "username"}, "api:export": {"username": "username"},
+    "api:challenge_create": {"username": "username"},
 }
 
 

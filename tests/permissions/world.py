@@ -28,6 +28,7 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import Player
 from chat.models import Message as ChatMessage
 from chat.models import Mute, Report, Silence
 from games import services
@@ -215,6 +216,10 @@ def build(name: str, people: People) -> Scene:
         challenge = services.create_challenge(people.users["alice"], options={"size": 5},
                                               public=False)
         return Scene(name, challenge=challenge, kwargs={"challenge_id": challenge.id})
+    if name == "invited":
+        challenge = services.create_challenge(people.users["alice"], options={"size": 5},
+                                              invited=people.users["bob"])
+        return Scene(name, challenge=challenge, kwargs={"challenge_id": challenge.id})
     if name == "table":
         table = services.create_challenge(people.users["alice"], game_type="pile",
                                           options={"counters": 7}, time_control="")
@@ -281,6 +286,8 @@ def _snapshot_querysets() -> list[Any]:
         Puzzle.objects.order_by("pk").values_list("pk", "week_id", "day", "note"),
         Week.objects.order_by("pk").values_list("pk", "status", "note"),
         get_user_model().objects.order_by("pk").values_list("pk", "is_active"),
+        Player.objects.filter(bot_since__isnull=False).order_by("user_id").values_list(
+            "user_id", flat=True),  # the BOT accounts (api.bots.upgrade)
         ChatMessage.objects.order_by("pk").values_list("pk", "hidden"),
         Silence.objects.order_by("pk").values_list("pk", "member_id", "until", "reason"),
         Mute, Report,

@@ -288,14 +288,16 @@ def test_games_imports_no_app_built_on_it():
 # metrics, the ASGI routing), and no app imports it (below).
 GAMES_TAKEN = {
     # accounts' GameStats and puzzles are Cargo Connect's own: they name its kind.
-    "accounts": {"games.kinds", "games.kinds.cargo_connect", "games.models", "games.results"},
+    # accounts keeps the BOT accounts' flag and registers as the titles' keeper.
+    "accounts": {"games.kinds", "games.kinds.cargo_connect", "games.models", "games.results",
+                 "games.titles"},
     "rankings": {"games.kinds", "games.models", "games.results", "games.frames.shown_ratings"},
     "puzzles": {"games.access", "games.actors", "games.kinds", "games.kinds.cargo_connect",
                 "games.kinds.cargo_connect.reviews", "games.models", "games.frames.protocol",
                 "games.results", "games.services"},
     "chat": {"games.access", "games.actors", "games.frames.broadcast", "games.models",
              "games.sockets.runtime"},
-    "notifications": {"games.frames.broadcast", "games.timing.clocks",
+    "notifications": {"games.frames.broadcast", "games.timing.clocks", "games.titles",
                       "games.timing.correspondence", "games.kinds", "games.models",
                       "games.results", "games.signals", "games.turns.store",
                       "games.tables.waiting"},
@@ -310,14 +312,16 @@ GAMES_TAKEN = {
                     "games.kinds",
                     "games.models", "games.results", "games.services",
                     "games.sockets.limits", "games.sockets.runtime", "games.tables.forms",
-                    "games.timing.clocks"},
+                    "games.timing.clocks", "games.titles"},
     # the public API reads a game for its asker through the services' per-viewer builders
     # and the access checks, its seats through the actors; the protocol names the
-    # database errors it answers 503 for; its examples name the kinds by their keys.
+    # database errors it answers 503 for; its examples name the kinds by their keys. Its
+    # challenges read a table's fields as the site's form does (games.tables.forms); its
+    # event stream hears a game's start (games.signals); the answers name titles.
     "api": {"games.access", "games.actors", "games.frames.audiences",
             "games.frames.broadcast", "games.frames.protocol", "games.kinds",
             "games.kinds.cargo_connect", "games.kinds.cargo_express", "games.models",
-            "games.services"},
+            "games.services", "games.signals", "games.tables.forms", "games.titles"},
 }
 
 

@@ -2,7 +2,7 @@
 // announced for each turn. Presentation only: every number comes from the state or events,
 // card names and their order from `state.card_names`, shapes and their order from the keys
 // of `state.shelves[side]`.
-import { el } from "../live/dom.js";
+import { el, titledName } from "../live/dom.js";
 import { splitCells } from "./board.js";
 
 const SIDES = ["blue", "orange"];
@@ -11,7 +11,8 @@ const CHIT_WORD = { gold: "Gold chit", steel: "Steel chit", rust: "Rust chit (no
 export const sideName = (side) => (side === "blue" ? "Blue" : "Orange");
 
 export function playerName(state, side) {
-  return state.players?.[side]?.name || sideName(side);
+  const player = state.players?.[side];
+  return titledName(player?.name, player?.title) || sideName(side);
 }
 
 /** The status line's words once the shift is over. */

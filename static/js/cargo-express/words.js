@@ -32,12 +32,13 @@ export function seatParts(state) {
   return state.areas || [];
 }
 
-/** "Seat 2" or "bob (Seat 2)". */
+/** "Seat 2" or "bob (Seat 2)"; a BOT account's "BOT bob (Seat 2)" (its `title`). */
 export function seatName(state, i) {
   if (i === null || i === undefined) return "";
   const seat = state.seats?.[i];
   const label = seat?.label || `Seat ${i + 1}`;
-  return seat?.name ? `${seat.name} (${label})` : label;
+  const name = seat?.title && seat?.name ? `${seat.title} ${seat.name}` : seat?.name;
+  return name ? `${name} (${label})` : label;
 }
 
 export const seatLabel = (state, i) => state.seats?.[i]?.label || `Seat ${i + 1}`;

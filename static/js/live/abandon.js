@@ -8,7 +8,7 @@
 // player has been away that long gets its own button, which hands it to a bot ("Hand Bob's
 // seat to a bot") or plays on without it ("Play on without Bob"); the others play on.
 // The server checks every rule again.
-import { el } from "./dom.js";
+import { el, titledName } from "./dom.js";
 
 export class AbandonBox {
   constructor(container, { onAbort, onClaim }) {
@@ -39,7 +39,7 @@ export class AbandonBox {
   /** A seat's name as the page shows it (its holder's name, else its label). */
   name(seat) {
     const info = this.state?.seats?.[seat];
-    return info?.name || info?.label || `Seat ${seat + 1}`;
+    return titledName(info?.name, info?.title) || info?.label || `Seat ${seat + 1}`;
   }
 
   /** More than two seats: the others' seats whose players are away, each with the ms

@@ -5,7 +5,7 @@
 // the time left as the state was made. This module only counts the running clocks down
 // for display, from the moment the state arrived, until the next state replaces it; it
 // never decides that a flag fell (the server's `ended` frame says so).
-import { el } from "./dom.js";
+import { el, titledName } from "./dom.js";
 
 const TICK_MS = 100;
 const LOW_MS = 20_000; // a live clock under 20 s is shown with tenths and marked low
@@ -102,12 +102,13 @@ export class ClockDisplay {
       const mine = index === this.viewer;
       const item = el("div", `clock side-${seat.side || index}${slot ? " is-on-bar" : ""}${mine ? " is-mine" : ""}`);
       item.dataset.seat = String(index);
-      const full = seat.name ? `${seat.name} (${seat.label})` : seat.label || "";
+      const name = titledName(seat.name, seat.title);
+      const full = name ? `${name} (${seat.label})` : seat.label || "";
       const time = el("span", "clock-time");
       time.setAttribute("role", "timer");
       if (bar) {
         // Short on the bar ("You", "bob"), whole for screen readers ("bob (Seat 2)").
-        const shown = el("span", "clock-name", mine ? "You" : seat.name || seat.label || "");
+        const shown = el("span", "clock-name", mine ? "You" : name || seat.label || "");
         shown.setAttribute("aria-hidden", "true");
         item.append(shown, el("span", "visually-hidden", mine ? `You, ${full}` : full), time);
       } else {

@@ -31,3 +31,21 @@ export function wsUrl(path) {
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${window.location.host}${path}`;
 }
+
+// A member's title before their name ("BOT" for a BOT account: `title` in the states'
+// holders and the lobby's seats, games/titles.py), as the pages write it
+// (accounts/templatetags/titles.py: the same class and words).
+const TITLE_WORDS = { BOT: "A BOT account: a program that plays through the API" };
+
+/** The name with its title before it, in plain text ("BOT marta"); the name alone if none. */
+export function titledName(name, title) {
+  return title && name ? `${title} ${name}` : name || "";
+}
+
+/** The title's mark, an element to put before a name (with a space after it), or null. */
+export function titleMark(title) {
+  if (!title) return null;
+  const mark = el("span", "player-title", title);
+  mark.title = TITLE_WORDS[title] || title;
+  return mark;
+}

@@ -11,7 +11,7 @@
 //               the game as soon as the table starts (the socket tells the seated members; a
 //               poll of the table's status every 3 s covers blocked WebSockets and guests),
 //               and reload when its seats change (`data-seats` is their signature).
-import { el, wsUrl } from "./dom.js";
+import { el, titledName, titleMark, wsUrl } from "./dom.js";
 import { backoffDelay } from "./socket.js";
 import { notificationFrame, socketReopened } from "../notifications.js";
 
@@ -87,15 +87,17 @@ function seekRow(seek, me, csrf, several) {
   const seated = Boolean(me) && (seek.people || []).includes(me);
   const li = el("li", `seek${mine ? " is-mine" : ""}${table ? " is-table" : ""}`);
   li.dataset.id = seek.id;
-  const player = el("span", "seek-player", seek.by);
-  player.append(el("span", "rating", String(seek.rating)));
+  const player = el("span", "seek-player");
+  const mark = titleMark(seek.by_title);
+  if (mark) player.append(mark, " ");
+  player.append(seek.by, el("span", "rating", String(seek.rating)));
   const plays = mine ? seek.creator_plays : seek.taker_plays;
   const time = `${seek.time_control_label}${seek.rated ? "" : " · casual"}`;
   const options = seek.options || (seek.size ? `${seek.size}×${seek.size}` : "");
   li.append(player, el("span", "seek-size", several ? `${seek.game_name} · ${options}` : options),
             el("span", "seek-time", time));
   if (table) {
-    const names = seek.seats.map((s) => (s.name ? `${s.name}${s.host ? " (host)" : ""}` : "open"));
+    const names = seek.seats.map((s) => (s.name ? `${titledName(s.name, s.title)}${s.host ? " (host)" : ""}` : "open"));
     li.append(el("span", "seek-seats", `${seek.seat_count} seats, ${seek.free} free: ${names.join(", ")}`));
   }
   li.append(el("span", "seek-side", `You play ${plays}`));

@@ -68,7 +68,7 @@
 import { AbandonBox } from "./abandon.js";
 import { ChatPanel } from "./chat.js";
 import { ClockDisplay } from "./clock.js";
-import { el, readJson } from "./dom.js";
+import { el, readJson, titledName } from "./dom.js";
 import { SeatExtras } from "./extras.js";
 import { GameSocket } from "./socket.js";
 
@@ -80,7 +80,7 @@ const STATUS_TEXT = {
   offline: "Offline: retrying",
 };
 
-const seatName = (seat) => seat?.name || seat?.label || "";
+const seatName = (seat) => titledName(seat?.name, seat?.title) || seat?.label || "";
 const SIGNED_OUT = 4401; // the socket's close code when its session signed out
 const SIGNED_OUT_TEXT = "You signed out, so this page no longer plays for you. Sign in again to play.";
 // Carries that message over the reload that makes the page a spectator's (sessionStorage:
