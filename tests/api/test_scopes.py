@@ -119,7 +119,7 @@ def test_an_apps_oauth_token_opens_each_endpoint_to_its_granted_scope_only(peopl
     urls, described = paths(people), operations()
     client = bearer_client(app_token(people["marta"], scope.value))
     got = {key: outcome(ask(client, described[key][0], url)) for key, url in urls.items()}
-    want = {key: OPENED[described[key][0]] if SCOPE_OF[key] == scope
+    want = {key: opened(key, described[key][0]) if SCOPE_OF[key] == scope
             else "403 missing_scope" for key in urls}
     assert got == want
 
