@@ -21,7 +21,20 @@ __all__ = ["eager"]
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_watcher_makes_the_flag_fall_on_time(users, eager):
+@pytest.fixture
+def own_watcher(monkeypatch):
+    """A watcher of this test's alone in the module's place (`watch_on_commit` reads the
+    module's `watcher` when a change commits): neither an earlier test's entries and
+    thread nor a patch of the shared one reach it. Twice in loaded runs (sessions 26 and
+    27) the shared watcher's heap was found empty right after a turn committed; cause
+    not found (docs/testing.md, "Seen failing")."""
+    watcher = timeouts.Watcher()
+    monkeypatch.setattr(timeouts, "watcher", watcher)
+    return watcher
+
+
+def test_the_watcher_makes_the_flag_fall_on_time(users, eager, own_watcher):
+    assert timeouts.watcher is own_watcher and "add" not in vars(own_watcher)
     game = start(timed_game(users["alice"], users["bob"], "3+2"), users)
     play(game.id, users["alice"])  # committed: Orange's clock runs
     flag_at = services.get_game(game.id).flag_at
