@@ -21,7 +21,12 @@ from tournaments import arena_standings as arenas
 from tournaments.arena import scoring
 from tournaments.models import Entry, Pairing, Tournament
 
-GAMES_SHOWN = 30  # the latest games listed
+# The shared section goes to every socket on the page at each result and pairing: it
+# shows the top of the standings and the latest games only, and the whole standings are a
+# page of their own (`standings_page`). At 200 players every line with its sheet made a
+# frame of up to 278 KB, twice a second to 200 sockets (docs/tournaments-arena.md, "Load").
+LINES_SHOWN = 10  # the top of the standings in the shared section (lichess shows ten)
+GAMES_SHOWN = 10  # the latest games listed
 
 
 @dataclass
@@ -72,11 +77,12 @@ class GameRow:
 class ArenaView:
     ends_at: dt.datetime | None
     over: bool  # the end time has passed (games may still be running)
-    lines: list[Line]
+    lines: list[Line]  # the top `LINES_SHOWN` (every line: `arena_of(..., every_line=True)`)
     podium: list[Line]
     games: list[GameRow]
     seat_names: tuple[str, str] = ("Blue", "Orange")
     active_games: int = 0
+    entrants: int = 0  # every line of the standings, shown or not
 
 
 @dataclass
@@ -100,9 +106,11 @@ def _over(tournament: Tournament, now: dt.datetime) -> bool:
     return tournament.ends_at is not None and now >= tournament.ends_at
 
 
-def arena_of(tournament: Tournament, now: dt.datetime | None = None) -> ArenaView:
+def arena_of(tournament: Tournament, now: dt.datetime | None = None,
+             every_line: bool = False) -> ArenaView:
     """The arena's shared section of its page, the same for every viewer (nobody marked:
-    the page marks its own row and game)."""
+    the page marks its own row and game): the top `LINES_SHOWN` lines of the standings,
+    or all of them (`every_line`: the standings' own page)."""
     now = now or timezone.now()
     stored = arenas.load(tournament)
     table = arenas.standings(tournament, stored)
@@ -125,8 +133,10 @@ def arena_of(tournament: Tournament, now: dt.datetime | None = None) -> ArenaVie
                             _result(p, stored), p.game.status == Game.Status.ACTIVE,
                             [name(e) for e, b in ((p.blue_id, p.blue_berserk),
                                                   (p.orange_id, p.orange_berserk)) if b]))
-    view = ArenaView(tournament.ends_at, _over(tournament, now), lines, podium, rows,
-                     active_games=sum(r.active for r in rows))
+    active = sum(p.game.status == Game.Status.ACTIVE for p in stored.pairings)
+    view = ArenaView(tournament.ends_at, _over(tournament, now),
+                     lines if every_line else lines[:LINES_SHOWN], podium, rows,
+                     active_games=active, entrants=len(lines))
     try:
         kind = get_kind(tournament.game_type)
         view.seat_names = (kind.seat_label(0), kind.seat_label(1))

@@ -86,6 +86,19 @@ def detail(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return render(request, "tournaments/detail.html", context)
 
 
+@require_GET
+def standings(request: HttpRequest, tournament_id: str) -> HttpResponse:
+    """An arena's whole standings, every line with its sheet, as of the request (the live
+    page shows their top: `arena_pages.LINES_SHOWN`). A Swiss's page shows them whole."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not tournament.arena:
+        return redirect("tournaments:detail", tournament_id=tournament.id)
+    you = request.user.username if request.user.is_authenticated else ""
+    return render(request, "tournaments/standings.html", {
+        "t": tournament, "you": you, "game": pages.kind_name(tournament.game_type),
+        "arena": arena_pages.arena_of(tournament, every_line=True)})
+
+
 @require_POST
 @login_required
 def join(request: HttpRequest, tournament_id: str) -> HttpResponse:

@@ -97,6 +97,14 @@ def test_an_arena_page_on_both_screens_and_themes(chromium_path, live_url):
                 assert page.evaluate("document.documentElement.scrollWidth") <= width
                 assert_accessible(page, f"arena podium {width} {scheme}")
                 shoot(page, f"arena-podium-{width}-{scheme}")
+
+                page.goto(f"{live_url}/tournaments/{t.id}/standings/")
+                expect(page.get_by_role("heading", level=1)).to_have_text(
+                    "Standings of Hourly Arena")
+                expect(page.locator("tr.is-you .sheet-game.is-fire")).to_have_count(1)
+                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_accessible(page, f"arena standings {width} {scheme}")
+                shoot(page, f"arena-standings-{width}-{scheme}")
             assert page.errors == []  # type: ignore[attr-defined]
         page.goto(f"{live_url}/tournaments/{t.id}/")
         page.get_by_role("button", name="Berserk").focus()

@@ -381,6 +381,8 @@ TOURNAMENT_VIEWS = [
             note="a member may have 2 scheduled or running; bad input is the form again, "
                  "400, nothing made"),
     ViewRow("tournaments:detail", "GET", "tournament", cells("allowed")),
+    ViewRow("tournaments:standings", "GET", "arena", cells("allowed"),
+            note="an arena's whole standings; a Swiss's goes to its page"),
     ViewRow("tournaments:join", "POST", "tournament",
             cells("allowed", player="refused", anonymous="sign-in"),
             allowed="302 /tournaments/", writes=True, note="the player has joined already"),

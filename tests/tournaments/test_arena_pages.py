@@ -6,6 +6,7 @@ resume by POST, the podium once finished), and the list's length column."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.utils import timezone
@@ -15,7 +16,8 @@ from games.actors import Actor
 from games.models import Game
 from tests.tournaments.test_arena_site import active, arena, entered
 from tests.tournaments.test_pages import create_data, members, signed_in
-from tournaments import arenas
+from tournaments import arena_pages, arenas, services
+from tournaments.live import sections
 from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +126,43 @@ def test_the_podium_once_finished(client, django_capture_on_commit_callbacks):
     assert not Game.objects.filter(status=Game.Status.ACTIVE).exists()
     html = page(client, t)
     assert "Podium" in html and html.count('<li class="podium-') == 3
+
+
+def test_the_page_shows_the_top_of_the_standings_and_links_the_whole(
+        client, django_capture_on_commit_callbacks):
+    """With more entrants than `LINES_SHOWN`, the page (and its live section, rendered the
+    same) shows the top lines and links the standings' own page, which has every line with
+    its sheet, in the same order; a Swiss has no such page (its own shows them whole)."""
+    t = arena()
+    people = members(arena_pages.LINES_SHOWN + 2)
+    entered(t, people)
+    arenas.pair(t.id)
+    for p in active(t):  # a result for everyone: the sheets differ
+        with django_capture_on_commit_callbacks(execute=True):
+            games.resign(p.game_id, actor=Actor.member(p.orange.user))
+    order = [line.username for line in arena_pages.arena_of(t, every_line=True).lines]
+    assert len(order) == len(people)
+    html = page(client, t)
+    shown = re.findall(r'<tr data-user="([^"]+)"', html)
+    assert shown == order[:arena_pages.LINES_SHOWN]
+    assert f"all {len(people)} players" in html
+    live = sections(t, ("arena",))["sections"]["arena"]
+    assert re.findall(r'<tr data-user="([^"]+)"', live) == shown
+    whole = client.get(f"/tournaments/{t.id}/standings/")
+    assert whole.status_code == 200
+    body = whole.content.decode()
+    assert re.findall(r'<tr data-user="([^"]+)"', body) == order
+    assert body.count('class="sheet-game') == len(people)  # one game each so far
+    swiss = services.create_tournament(name="A Swiss", game_type="cargo-connect", rounds=3,
+                                       starts_at=timezone.now() + dt.timedelta(hours=1))
+    answer = client.get(f"/tournaments/{swiss.id}/standings/")
+    assert answer.status_code == 302 and answer["Location"] == f"/tournaments/{swiss.id}/"
+    assert client.get("/tournaments/NoSuchOne0/standings/").status_code == 404
+
+
+def test_a_few_entrants_see_every_line_and_no_link(client):
+    t = arena()
+    entered(t, members(3))
+    html = page(client, t)
+    assert len(re.findall(r'<tr data-user="', html)) == 3
+    assert "The whole standings" not in html
