@@ -11,7 +11,6 @@ on every page; screenshots arena-live-* (390 and 1366 px, both themes)."""
 from __future__ import annotations
 
 import datetime as dt
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -22,6 +21,7 @@ from games import services as games
 from games.actors import Actor
 from games.models import Game
 from tests.browser.axe import assert_accessible
+from tests.browser.dbwork import in_thread
 from tests.browser.devices import sign_in
 from tests.browser.screens import browser, new_page, shoot
 from tests.tournaments.test_arena_site import play_plies
@@ -32,25 +32,6 @@ PASSWORD = "a-long-cargo-pass"
 NAMES = ("alice", "bob", "carol", "dmitri")
 SCREENS = {"alice": (1366, "light"), "bob": (390, "dark"), "carol": (1366, "dark"),
            "dmitri": (390, "light")}
-
-
-def in_thread(func, *args):
-    """DB work while Playwright's loop runs on this thread (SynchronousOnlyOperation)."""
-    out: list = []
-    failed: list = []
-
-    def run() -> None:
-        try:
-            out.append(func(*args))
-        except BaseException as error:  # noqa: BLE001  (re-raised on the test's thread)
-            failed.append(error)
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join(60)
-    if failed:
-        raise failed[0]
-    return out[0] if out else None
 
 
 @pytest.fixture

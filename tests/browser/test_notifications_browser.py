@@ -3,24 +3,14 @@ and 1366 px in both themes, a notification arriving live over the lobby socket (
 and a polite live region), the list page showing it new once, the settings page; axe finds
 nothing on any of them."""
 
-import threading
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import assert_accessible
+from tests.browser.dbwork import in_thread
 from tests.browser.devices import sign_in
 from tests.browser.screens import browser, new_page, shoot
 from tests.notifications.support import correspondence_game, play
-
-
-def in_thread(func, *args):
-    """DB work while Playwright's loop runs on this thread (SynchronousOnlyOperation)."""
-    out = []
-    worker = threading.Thread(target=lambda: out.append(func(*args)))
-    worker.start()
-    worker.join(30)
-    return out[0] if out else None
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ without a reload; their standings row is marked as theirs after each swap; then 
 where tournaments made meanwhile appear in Upcoming in start order; axe clean."""
 
 import datetime as dt
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -15,6 +14,7 @@ from playwright.sync_api import expect
 from games import services as games
 from games.actors import Actor
 from tests.browser.axe import assert_accessible
+from tests.browser.dbwork import in_thread
 from tests.browser.devices import sign_in
 from tests.browser.screens import browser, new_page
 from tests.games.bot_support import eager
@@ -24,15 +24,6 @@ from tournaments.models import Sitting, Tournament
 __all__ = ["eager"]
 
 PASSWORD = "a-long-cargo-pass"
-
-
-def in_thread(func, *args):
-    """DB work while Playwright's loop runs on this thread (SynchronousOnlyOperation)."""
-    out = []
-    worker = threading.Thread(target=lambda: out.append(func(*args)))
-    worker.start()
-    worker.join(30)
-    return out[0] if out else None
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ tournament-pause-*."""
 
 import datetime as dt
 import re
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -18,6 +17,7 @@ from playwright.sync_api import expect
 from games import services as games
 from games.actors import Actor
 from tests.browser.axe import assert_accessible
+from tests.browser.dbwork import in_thread
 from tests.browser.devices import sign_in
 from tests.browser.screens import browser, new_page, shoot
 from tests.games.bot_support import eager
@@ -27,15 +27,6 @@ from tournaments.models import Sitting, Tournament
 __all__ = ["eager"]
 
 PASSWORD = "a-long-cargo-pass"
-
-
-def in_thread(func, *args):
-    """DB work while Playwright's loop runs on this thread (SynchronousOnlyOperation)."""
-    out = []
-    worker = threading.Thread(target=lambda: out.append(func(*args)))
-    worker.start()
-    worker.join(30)
-    return out[0] if out else None
 
 
 @pytest.fixture
