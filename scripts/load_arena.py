@@ -64,7 +64,7 @@ from typing import Any
 
 import orjson
 from live_client import GameRun, Player, Stats, insecure_context
-from load_live import cpu_seconds, cpu_used, latency, machine_cpu
+from load_live import cpu_seconds, cpu_used, latency, machine_cpu, proc_stats
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
@@ -317,15 +317,8 @@ def tree_cpu(pids: list[int]) -> float:
     """CPU seconds so far of `pids` and their children (a Celery worker's pool)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(entry.name) in pids or int(fields[1]) in pids:
+    for pid, _name, fields in proc_stats():
+        if pid in pids or int(fields[1]) in pids:
             total += (int(fields[11]) + int(fields[12])) / ticks
     return total
 

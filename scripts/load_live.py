@@ -44,6 +44,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from express_client import ExpressSeat, ExpressStats, Table
@@ -63,6 +64,21 @@ def percentile(values: list[float], p: float) -> float:
 SERVICE_NAMES = ("postgres", "redis-server")
 
 
+def proc_stats() -> Iterator[tuple[int, str, list[str]]]:
+    """Each running process's pid, name and the fields of /proc/<pid>/stat after its name
+    (fields[1] the parent's pid, [11] and [12] its user and system ticks, [13] and [14]
+    its reaped children's)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        yield (int(entry.name), stat[stat.index("(") + 1:stat.rindex(")")],
+               stat[stat.rindex(")") + 2:].split())
+
+
 def cpu_seconds(pids: list[int]) -> dict[tuple[str, int], float]:
     """CPU seconds so far, by (role, pid), of the ASGI processes `pids` and of every
     PostgreSQL and Redis process. A service process's count includes its children that
@@ -71,16 +87,7 @@ def cpu_seconds(pids: list[int]) -> dict[tuple[str, int], float]:
     count once it has reaped them."""
     ticks = os.sysconf("SC_CLK_TCK")
     out: dict[tuple[str, int], float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        pid = int(entry.name)
+    for pid, name, fields in proc_stats():
         role = "asgi" if pid in pids else name if name in SERVICE_NAMES else None
         if role is not None:
             reaped = int(fields[13]) + int(fields[14]) if role != "asgi" else 0
