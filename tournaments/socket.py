@@ -39,24 +39,63 @@ from tournaments import live
 SYNC_COST = 4  # a `sync` renders every section: it costs as a few frames do
 
 
-class TournamentConsumer(FrameConsumer):
+class CatchUpSocket(FrameConsumer):
+    """What both tournament sockets share: an anonymous socket holds one of its address's
+    places until it closes; `ping` is answered `pong`; `sync`, and the channel layer
+    answering again after an outage, send the socket's whole view again (`send_view`)."""
+
+    counted = False  # holds one of its address's anonymous places
+
+    async def take_anonymous_place(self) -> bool:
+        """A signed-out viewer's place at this address, if one is free (else refused)."""
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            return True
+        if not limits.anonymous_by_address.take(self.address,
+                                                settings.LIVE_ANONYMOUS_PER_ADDRESS):
+            await self.refuse(CLOSE_TOO_MANY)
+            return False
+        self.counted = True
+        return True
+
+    async def send_view(self) -> None:
+        raise NotImplementedError
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave_groups()
+        if self.counted:
+            self.counted = False
+            limits.anonymous_by_address.give_back(self.address)
+
+    async def rejoined(self) -> None:
+        await self.send_view()
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content["type"]
+        if kind == "ping":
+            await self.mark_seen()
+            await self.send_json({"type": "pong"})
+        elif kind == "sync":
+            self.extra_cost = SYNC_COST - 1
+            await self.send_view()
+        else:
+            await self.send_error(Code.BAD_FRAME,
+                                  f"the {self.socket_kind} socket answers ping and sync only")
+
+
+class TournamentConsumer(CatchUpSocket):
     """A tournament page's sections: `sections` on connect, on `sync` and when the
     channel layer answers again after an outage; then each change's frame."""
 
     socket_kind = "tournament"
     tournament_id = ""
-    counted = False  # holds one of its address's anonymous places
 
     async def connect(self) -> None:
         self.tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
         user = self.scope.get("user")
         member = user is not None and user.is_authenticated
-        if not member:
-            if not limits.anonymous_by_address.take(self.address,
-                                                    settings.LIVE_ANONYMOUS_PER_ADDRESS):
-                await self.refuse(CLOSE_TOO_MANY)
-                return
-            self.counted = True
+        if not await self.take_anonymous_place():
+            return
         try:
             exists = await db(live.exists)(self.tournament_id)
         except DATABASE_DOWN as error:
@@ -84,29 +123,10 @@ class TournamentConsumer(FrameConsumer):
             return
         await self.send_json(frame)
 
-    async def disconnect(self, code: int) -> None:
-        await self.leave_groups()
-        if self.counted:
-            self.counted = False
-            limits.anonymous_by_address.give_back(self.address)
-
-    async def rejoined(self) -> None:
-        await self.send_sections()
-
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        kind = content["type"]
-        if kind == "ping":
-            await self.mark_seen()
-            await self.send_json({"type": "pong"})
-        elif kind == "sync":
-            self.extra_cost = SYNC_COST - 1
-            await self.send_sections()
-        else:
-            await self.send_error(Code.BAD_FRAME,
-                                  "the tournament socket answers ping and sync only")
+    send_view = send_sections
 
 
-class TournamentListConsumer(FrameConsumer):
+class TournamentListConsumer(CatchUpSocket):
     """The tournaments' list (/tournaments/, `?game=` on the socket's address as on the
     page's): `list` (every row the page shows, by group) on connect, on `sync` and when the
     channel layer answers again; then a `row` frame for each tournament that changed,
@@ -115,18 +135,12 @@ class TournamentListConsumer(FrameConsumer):
 
     socket_kind = "tournaments"
     game: str | None = None
-    counted = False
 
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.game = (query.get("game") or [""])[0][:24] or None
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
-            if not limits.anonymous_by_address.take(self.address,
-                                                    settings.LIVE_ANONYMOUS_PER_ADDRESS):
-                await self.refuse(CLOSE_TOO_MANY)
-                return
-            self.counted = True
+        if not await self.take_anonymous_place():
+            return
         await self.join(live.LIST_GROUP)
         await self.join_member_group()
         await self.accept()
@@ -140,23 +154,4 @@ class TournamentListConsumer(FrameConsumer):
             return
         await self.send_json(frame)
 
-    async def disconnect(self, code: int) -> None:
-        await self.leave_groups()
-        if self.counted:
-            self.counted = False
-            limits.anonymous_by_address.give_back(self.address)
-
-    async def rejoined(self) -> None:
-        await self.send_list()
-
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        kind = content["type"]
-        if kind == "ping":
-            await self.mark_seen()
-            await self.send_json({"type": "pong"})
-        elif kind == "sync":
-            self.extra_cost = SYNC_COST - 1
-            await self.send_list()
-        else:
-            await self.send_error(Code.BAD_FRAME,
-                                  "the tournaments socket answers ping and sync only")
+    send_view = send_list
