@@ -56,9 +56,9 @@ from load_live import (
     EXPRESS,
     cpu_seconds,
     cpu_used,
+    descendants,
     latency,
     machine_cpu,
-    proc_stats,
     stored_rows,
 )
 
@@ -144,21 +144,6 @@ def check_stored(accepted: list[Decision], stored: list[tuple[int, int, str]]
             for d in accepted if d.ply is None or by_ply.get(d.ply) != (d.seat, d.token)]
     acked = {d.ply for d in accepted}
     return lost, sorted(set(by_ply) - acked)
-
-
-def descendants(pids: list[int]) -> list[int]:
-    """`pids` and every process below them (topology.sh's pid file names the shell that
-    keeps `python -m cargosite.serve` running, not the server itself)."""
-    children: dict[int, list[int]] = {}
-    for pid, _name, fields in proc_stats():
-        children.setdefault(int(fields[1]), []).append(pid)
-    found, todo = [], list(pids)
-    while todo:
-        pid = todo.pop()
-        if pid not in found:
-            found.append(pid)
-            todo.extend(children.get(pid, []))
-    return sorted(found)
 
 
 # --- setup -----------------------------------------------------------------------------

@@ -81,6 +81,21 @@ def proc_stats() -> Iterator[tuple[int, str, list[str]]]:
                stat[stat.rindex(")") + 2:].split())
 
 
+def descendants(pids: list[int]) -> list[int]:
+    """`pids` and every process below them (topology.sh's pid file names the shell that
+    keeps `python -m cargosite.serve` running, not the server itself)."""
+    children: dict[int, list[int]] = {}
+    for pid, _name, fields in proc_stats():
+        children.setdefault(int(fields[1]), []).append(pid)
+    found, todo = [], list(pids)
+    while todo:
+        pid = todo.pop()
+        if pid not in found:
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+    return sorted(found)
+
+
 def cpu_seconds(pids: list[int]) -> dict[tuple[str, int], float]:
     """CPU seconds so far, by (role, pid), of the ASGI processes `pids` and of every
     PostgreSQL and Redis process. A service process's count includes its children that

@@ -18,10 +18,9 @@ from load_bots import (  # noqa: E402  (the scripts' folder is not a package)
     StreamLog,
     check_stored,
     decide,
-    descendants,
     frame_times,
 )
-from load_live import CONNECT, EXPRESS  # noqa: E402
+from load_live import CONNECT, EXPRESS, descendants  # noqa: E402
 
 
 def line(rev, kind="turn"):
