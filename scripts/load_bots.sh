@@ -24,6 +24,7 @@ export DJANGO_DEBUG=0 DJANGO_SECRET_KEY=load-test-secret-key-0123456789-01234567
 export API_LIMIT_PER_ADDRESS=1000000 API_LIMIT_PER_TOKEN=1000000
 export TOPOLOGY_DIR=${TOPOLOGY_DIR:-$(mktemp -d /tmp/load_bots.XXXXXX)}
 export TOPOLOGY_PORT=$port
+mkdir -p "$TOPOLOGY_DIR"
 trap 'scripts/topology.sh stop >/dev/null' EXIT
 scripts/topology.sh start >"$TOPOLOGY_DIR/start.log" 2>&1 \
     || { cat "$TOPOLOGY_DIR/start.log"; exit 1; }
