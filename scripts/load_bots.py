@@ -268,21 +268,28 @@ class Seat:
             self.run.logs.append(self.log)
         if self.log is not None:
             self.log.take(line, now)
-        if (self.held.must_decide and self.held.number > self.answered
-                and (self.thinking is None or self.thinking.done())
-                and not self.run.stop.is_set()):
+        if self._owes() and (self.thinking is None or self.thinking.done()):
             self.thinking = asyncio.create_task(self.decide())
 
+    def _owes(self) -> bool:
+        """The seat is acting with a number it has not answered, and the run goes on."""
+        return (self.held.must_decide and self.held.number > self.answered
+                and not self.run.stop.is_set())
+
     async def decide(self) -> None:
-        await asyncio.sleep(self.run.think)
-        state, seat = self.held.state, self.held.seat
-        if (self.run.stop.is_set() or state is None or seat is None
-                or not self.held.must_decide or self.held.number <= self.answered):
-            return
-        token = decide(self.run.game_type, state, self.rng)
-        if token is None:
-            return
-        number = self.held.number
+        """Decide while the seat owes a decision: a line that came while the last one was
+        posted (a Cargo Express seat's next step, its own frame) wakes no new task."""
+        while self._owes():
+            await asyncio.sleep(self.run.think)
+            state, seat = self.held.state, self.held.seat
+            if state is None or seat is None or not self._owes():
+                return
+            token = decide(self.run.game_type, state, self.rng)
+            if token is None:
+                return
+            await self.post(seat, self.held.number, token)
+
+    async def post(self, seat: int, number: int, token: str) -> None:
         self.answered = number
         d = Decision(self.game, seat, number, token, time.perf_counter())
         self.run.in_flight += 1
