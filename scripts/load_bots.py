@@ -26,6 +26,8 @@ Measured, over the decisions sent in the window (after the --ramp that starts th
 - decision-to-frame: the POST sent to the first line of a game stream whose state's `rev`
   is at least the one the answer's frame carries, on the deciding seat's stream (`own`) and
   on the other seat's (`opponent`); a stream line can come before the POST's answer;
+- the turns by the path that stored them (the warm copy or the locked path) and the
+  collector's pauses, from each --metrics-url's /metrics (METRICS_ENABLED), whole run;
 - server CPU per decision: the --server-pid processes (and their descendants: topology.sh's
   pid files hold the supervising shell) plus PostgreSQL and Redis, from /proc, over the
   window (scripts/load_live.py's `cpu_seconds`).
@@ -57,9 +59,11 @@ from load_live import (
     cpu_seconds,
     cpu_used,
     descendants,
+    gc_pauses,
     latency,
     machine_cpu,
     stored_rows,
+    turns_by_path,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -333,6 +337,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server-pid", type=int, action="append", default=[],
                     help="an ASGI server process (or its supervisor) to count (repeat)")
+    ap.add_argument("--metrics-url", action="append", default=[],
+                    help="an ASGI process's own address, for its /metrics (repeat)")
     args = ap.parse_args()
     t0 = time.perf_counter()
     accounts = make_accounts(args.games)  # Django's ORM: before the event loop
@@ -421,6 +427,8 @@ def report(args: argparse.Namespace, urls: list[str], run: Run,
                           "ours": round((sum(cpu.values()) + client_cpu) / elapsed, 2),
                           "others": round((machine - sum(cpu.values()) - client_cpu)
                                           / elapsed, 2)},
+        "turns_by_path": turns_by_path(args.metrics_url),
+        "gc_pauses": gc_pauses(args.metrics_url),
         "refusals": run.refusals, "stream_reconnects": run.reconnects,
         "decisions_acknowledged": len(every_accepted),
         "stored_rows": sum(len(r) for r in rows.values()),

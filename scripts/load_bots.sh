@@ -22,6 +22,9 @@ export DJANGO_DEBUG=0 DJANGO_SECRET_KEY=load-test-secret-key-0123456789-01234567
 # Every bot is one address here (nginx's X-Forwarded-For is 127.0.0.1): lift the API's
 # per-address and per-token limits (api/limits.py), which would cap the load, not the site.
 export API_LIMIT_PER_ADDRESS=1000000 API_LIMIT_PER_TOKEN=1000000
+# /metrics on (games/frames/metrics.py): the summary counts the turns by the path that stored
+# them, read from each ASGI process directly.
+export METRICS_ENABLED=1
 export TOPOLOGY_DIR=${TOPOLOGY_DIR:-$(mktemp -d /tmp/load_bots.XXXXXX)}
 export TOPOLOGY_PORT=$port
 mkdir -p "$TOPOLOGY_DIR"
@@ -36,6 +39,8 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 .venv/bin/python scripts/load_bots.py --url "https://127.0.0.1:$port" --games "$games" \
     --think "${THINK:-1.0}" --duration "$duration" --ramp "${RAMP:-10}" ${GAME:+--game "$GAME"} \
     --server-pid "$(cat "$TOPOLOGY_DIR/pids/asgi-1.pid")" \
-    --server-pid "$(cat "$TOPOLOGY_DIR/pids/asgi-2.pid")" && rc=0 || rc=$?
+    --server-pid "$(cat "$TOPOLOGY_DIR/pids/asgi-2.pid")" \
+    $(printf -- '--metrics-url http://127.0.0.1:%s ' ${TOPOLOGY_ASGI_PORTS:-8001 8002}) \
+    && rc=0 || rc=$?
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit "$rc"
