@@ -197,6 +197,7 @@ class Run:
     refusals: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
     in_flight: int = 0
+    thinking: set[asyncio.Task[None]] = field(default_factory=set)  # seats deciding now
     failures: list[str] = field(default_factory=list)
 
 
@@ -274,6 +275,8 @@ class Seat:
             self.log.take(line, now)
         if self._owes() and (self.thinking is None or self.thinking.done()):
             self.thinking = asyncio.create_task(self.decide())
+            self.run.thinking.add(self.thinking)
+            self.thinking.add_done_callback(self.run.thinking.discard)
 
     def _owes(self) -> bool:
         """The seat is acting with a number it has not answered, and the run goes on."""
@@ -300,6 +303,10 @@ class Seat:
         try:
             status, body = await self.bot.post(f"/api/bot/game/{self.game}/decision",
                                                {"ply": number, "token": token})
+        except (TimeoutError, aiohttp.ClientError) as e:  # unanswered: decided again
+            self.run.failures.append(f"{self.game} {self.bot.username} decision: {e!r}")
+            self.answered = number - 1
+            return
         finally:
             self.run.in_flight -= 1
         d.answered = time.perf_counter()
@@ -381,7 +388,7 @@ async def load(args: argparse.Namespace,
                 break
             await asyncio.sleep(0.1)
         await asyncio.sleep(2.0)
-        for task in tasks:
+        for task in [*tasks, *run.thinking]:
             task.cancel()
         results = await asyncio.gather(*tasks, return_exceptions=True)
     crashed = [r for r in results if isinstance(r, BaseException)
