@@ -51,6 +51,8 @@ from express_client import ExpressSeat, ExpressStats, Table
 from live_client import GameRun, Player, Stats, stored_turns
 
 ROOT = Path(__file__).resolve().parent.parent
+# The games by their keys, as an outside program names them (scripts/load_bots.py too).
+CONNECT, EXPRESS = "cargo-connect", "cargo-express"
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -77,6 +79,21 @@ def proc_stats() -> Iterator[tuple[int, str, list[str]]]:
             continue
         yield (int(entry.name), stat[stat.index("(") + 1:stat.rindex(")")],
                stat[stat.rindex(")") + 2:].split())
+
+
+def descendants(pids: list[int]) -> list[int]:
+    """`pids` and every process below them (topology.sh's pid file names the shell that
+    keeps `python -m cargosite.serve` running, not the server itself)."""
+    children: dict[int, list[int]] = {}
+    for pid, _name, fields in proc_stats():
+        children.setdefault(int(fields[1]), []).append(pid)
+    found, todo = [], list(pids)
+    while todo:
+        pid = todo.pop()
+        if pid not in found:
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+    return sorted(found)
 
 
 def cpu_seconds(pids: list[int]) -> dict[tuple[str, int], float]:
@@ -114,7 +131,7 @@ def cpu_used(before: dict[tuple[str, int], float], after: dict[tuple[str, int], 
     return used
 
 
-def setup(games: int, size: int, game: str = "cargo-connect", seats: int = 2) -> list[dict]:
+def setup(games: int, size: int, game: str = CONNECT, seats: int = 2) -> list[dict]:
     cmd = [sys.executable, "manage.py", "load_setup", "--games", str(games), "--size",
            str(size), "--game", game, "--seats", str(seats), "--force"]
     out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
@@ -135,12 +152,11 @@ async def main() -> int:
                     help="one server per game (nginx's hash routing) or per socket")
     ap.add_argument("--server-pid", type=int, action="append", default=[],
                     help="an ASGI server process to count the CPU of (repeat)")
-    ap.add_argument("--game", choices=("cargo-connect", "cargo-express"),
-                    default="cargo-connect")
+    ap.add_argument("--game", choices=(CONNECT, EXPRESS), default=CONNECT)
     ap.add_argument("--seats", type=int, default=4, help="Cargo Express's seats per table")
     args = ap.parse_args()
     urls = args.url or ["http://127.0.0.1:8000"]
-    if args.game == "cargo-express":
+    if args.game == EXPRESS:
         return await run_express(args, urls)
 
     t0 = time.perf_counter()
@@ -361,7 +377,7 @@ async def run_express(args: argparse.Namespace, urls: list[str]) -> int:
         unacknowledged += len(set(by_ply) - acked_plies)
     decisions = sum(stats.kinds.values())
     print(json.dumps({
-        "game": "cargo-express", "tables": len(tables), "seats": args.seats,
+        "game": EXPRESS, "tables": len(tables), "seats": args.seats,
         "servers": urls, "route": args.route, "think_s": args.think,
         "window_s": round(elapsed, 1), "turns": decisions_in_window,
         "decisions_per_s": round(decisions_in_window / elapsed, 1),
