@@ -142,3 +142,23 @@ DECLINED: Any = {"ok": True, "challenge": {**CHALLENGE, "status": "declined",
                                            "decline_reason": "tooFast"}}
 
 CANCELED: Any = {"ok": True, "challenge": {**CHALLENGE, "status": "cancelled"}}
+
+ABORTED: Any = {"ok": True, "frame": {
+    "type": "ended", "ply": 1, "termination": "aborted", "seat": 1, "side": "orange",
+    "events": [], "state": {"game_type": CONNECT, "ply": 1, "status": "aborted"}}}
+
+CLAIMED: Any = {"ok": True, "frame": {
+    "type": "ended", "ply": 9, "termination": "abandoned", "seat": 0, "side": "blue",
+    "events": [{"type": "resign", "seat": 1}],
+    "state": {"game_type": CONNECT, "ply": 9, "status": "finished"}}}
+
+CHAT_LINE: Any = {"seq": 3, "author": "kofi", "text": "Good game!",
+                  "at": "2026-12-06T14:20:41+00:00"}
+
+CHAT_SAID: Any = {"ok": True, "frame": {"type": "chat", "room": "players", **CHAT_LINE}}
+
+CHAT_STATE: Any = {"type": "chat_state", "rooms": [
+    {"room": "players", "seq": 3, "messages": [
+        {"seq": 2, "author": "marta", "text": "Have fun", "at": "2026-12-06T14:02:30+00:00"},
+        CHAT_LINE], "hidden": [], "version": 0}],
+    "you": "kofi", "write": "players", "limit": 140, "muted": [], "reason": ""}

@@ -416,8 +416,9 @@ API_ENDPOINTS = {  # URL name: the scenario its token rows are asserted in
     "api:stream_events": "site",
 }
 API_GAME_VIEWS = ("api:game", "api:stream_game")  # a game for its asker: rows per scenario
-API_PLAY = ("api:board_decision", "api:board_resign", "api:board_queue", "api:bot_decision",
-            "api:bot_resign", "api:bot_queue")
+API_PLAY = tuple(f"api:{door}_{what}" for door in ("board", "bot")
+                 for what in ("decision", "resign", "queue", "abort", "claim", "chat_post"))
+API_PLAY_READS = ("api:board_chat_read", "api:bot_chat_read")  # a game's chat, read
 API_WRITES = {  # URL name: the scenario of its session row (its token rows: API_TOKENS)
     "api:bot_upgrade": "site", "api:challenge_create": "site",
     "api:challenge_accept": "invited", "api:challenge_decline": "invited",
@@ -428,6 +429,8 @@ API_VIEWS = [
       for name, scenario in API_ENDPOINTS.items()),
     *(ViewRow(name, "POST", "online", cells("401 no_token"), note=API_SESSION)
       for name in API_PLAY),
+    *(ViewRow(name, "GET", "online", cells("401 no_token"), note=API_SESSION)
+      for name in API_PLAY_READS),
     *(ViewRow(name, "POST", scenario, cells("401 no_token"), note=API_SESSION)
       for name, scenario in API_WRITES.items()),
     ViewRow("api:openapi-json", "GET", "site", cells("allowed"),

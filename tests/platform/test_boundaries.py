@@ -361,7 +361,10 @@ def test_the_table_names_every_app():
 # reads a member's results for their profile (`tournaments.results`); the tournaments
 # never import accounts.
 APPS_TAKEN = {("notifications", "tournaments"): {"tournaments.signals"},
-              ("accounts", "tournaments"): {"tournaments.signals", "tournaments.results"}}
+              ("accounts", "tournaments"): {"tournaments.signals", "tournaments.results"},
+              # the API's play doors post and read a game's chat through the chat's own
+              # services and rooms, and its game stream joins the rooms' groups
+              ("api", "chat"): {"chat.services", "chat.rooms", "chat.frames"}}
 
 
 def _modules_taken(app: str, of: str) -> set[str]:
@@ -382,7 +385,8 @@ def _modules_taken(app: str, of: str) -> set[str]:
 @pytest.mark.parametrize(("app", "of"), [("notifications", "tournaments"),
                                          ("tournaments", "notifications"),
                                          ("accounts", "tournaments"),
-                                         ("tournaments", "accounts")])
+                                         ("tournaments", "accounts"),
+                                         ("api", "chat"), ("chat", "api")])
 def test_notifications_hear_the_tournaments_only_through_their_signals(app, of):
     assert _modules_taken(app, of) == APPS_TAKEN.get((app, of), set())
 
