@@ -100,6 +100,9 @@ EVENT_STREAM: Any = (
     '"status":"open","game":"' + CONNECT + '","challenger":{"username":"kofi","title":"BOT",'
     '"rating":1610},"dest":{"username":"marta","title":null},"…":"…"}}\n'
     '{"type":"seek_accepted","id":"Hx2Kq9PzLm","game":"Vn4Rt7YcQe","url":"/g/Vn4Rt7YcQe"}\n'
+    '{"type":"gameFinish","game":{"id":"Vn4Rt7YcQe","game_type":"' + CONNECT + '","seats":[1],'
+    '"status":"finished","termination":"resigned","outcome":"win","place":1,'
+    '"url":"/g/Vn4Rt7YcQe"}}\n'
     '{"type":"notification","id":812,"kind":"your_turn","text":"Your turn against kofi",'
     '"url":"/g/q3Zb81LxTa","unread":3}\n')
 

@@ -78,7 +78,9 @@ def stream_game(request: HttpRequest, game_id: str) -> StreamingHttpResponse:
     Scope.READ, "Stream the account's events",
     "NDJSON: first a `gameStart` line for each of the member's games in progress (with "
     "whether it waits on them), then each event as it happens: tables (`seek_changed`, "
-    "`seek_accepted` when a table the member sat at started, `seek_removed`) and the "
+    "`seek_accepted` when a table the member sat at started, `seek_removed`), "
+    "`gameStart` and `gameFinish` as each of the member's games starts and ends (its "
+    "status, termination and the member's outcome), the challenges, and the "
     "site's notifications (`notification`: a correspondence game's turn, a table joined or "
     "started, a rematch offered, a game ended). An empty line is the keep-alive.",
     None, examples.EVENT_STREAM, media=MEDIA)))

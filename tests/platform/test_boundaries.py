@@ -317,11 +317,13 @@ GAMES_TAKEN = {
     # and the access checks, its seats through the actors; the protocol names the
     # database errors it answers 503 for; its examples name the kinds by their keys. Its
     # challenges read a table's fields as the site's form does (games.tables.forms); its
-    # event stream hears a game's start (games.signals); the answers name titles.
+    # event stream hears a game's start and an abort (games.signals) and every other
+    # ending on the finish seam's hook (games.results); the answers name titles.
     "api": {"games.access", "games.actors", "games.frames.audiences",
             "games.frames.broadcast", "games.frames.protocol", "games.kinds",
             "games.kinds.cargo_connect", "games.kinds.cargo_express", "games.models",
-            "games.services", "games.signals", "games.tables.forms", "games.titles"},
+            "games.results", "games.services", "games.signals", "games.tables.forms",
+            "games.titles"},
 }
 
 
