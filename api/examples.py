@@ -165,3 +165,10 @@ CHAT_STATE: Any = {"type": "chat_state", "rooms": [
         {"seq": 2, "author": "marta", "text": "Have fun", "at": "2026-12-06T14:02:30+00:00"},
         CHAT_LINE], "hidden": [], "version": 0}],
     "you": "kofi", "write": "players", "limit": 140, "muted": [], "reason": ""}
+
+OPEN_CHALLENGE: Any = {**CHALLENGE, "id": "Pq8Zt3VnRe",
+                       "url": "https://cargo.example/challenge/Pq8Zt3VnRe", "game": EXPRESS,
+                       "game_name": "Cargo Express", "options": {}, "description":
+                       "3 players", "seat_count": 3, "dest": None, "free": 2, "seats": [
+                           CHALLENGE["seats"][0], CHALLENGE["seats"][1],
+                           {**CHALLENGE["seats"][1], "index": 2, "label": "Seat 3"}]}

@@ -92,7 +92,8 @@ def paths(people: dict[str, Any]) -> dict[str, str]:
             "challengeCreate": "/api/challenge/nobody-here",
             **{f"challenge{what.title()}": f"/api/challenge/{NO_CHALLENGE}/{what}"
                for what in ("accept", "decline", "cancel")},
-            "tableJoin": f"/api/table/{NO_CHALLENGE}/join"}
+            "tableJoin": f"/api/table/{NO_CHALLENGE}/join",
+            "challengeOpen": "/api/challenge/open"}
 
 
 NO_CHALLENGE = "NOPE000000"  # a challenge id's shape, no such challenge

@@ -28,7 +28,7 @@ SCOPE_OF = {"getUser": Scope.READ, "getGame": Scope.READ, "exportGames": Scope.R
             "botAccountUpgrade": Scope.BOT_PLAY,
             "challengeCreate": Scope.CHALLENGE_WRITE, "challengeAccept": Scope.CHALLENGE_WRITE,
             "challengeDecline": Scope.CHALLENGE_WRITE, "challengeCancel": Scope.CHALLENGE_WRITE,
-            "tableJoin": Scope.CHALLENGE_WRITE}
+            "tableJoin": Scope.CHALLENGE_WRITE, "challengeOpen": Scope.CHALLENGE_WRITE}
 # What an operation answers its own scope: a read's 200; a play's body here is refused
 # once the token is through (`support.REFUSED_BODY`), so nothing changes.
 OPENED = {"get": 200, "post": "400 bad_request"}
@@ -44,7 +44,10 @@ OPENED_FOR_MARTA = {**{key: "403 not_a_bot" for key in BOT_DOOR},
                     "boardAbort": "409 game_over",
                     "challengeCreate": "404 not_found", "challengeAccept": "404 not_found",
                     "challengeDecline": "404 not_found", "challengeCancel": "404 not_found",
-                    "tableJoin": "404 not_found"}
+                    "tableJoin": "404 not_found",
+                    # a table by link: its fields all take their defaults (the matrix's
+                    # body names none of them), so marta's table is made
+                    "challengeOpen": 200}
 
 
 def opened(key: str, method: str) -> int | str:

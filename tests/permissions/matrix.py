@@ -420,7 +420,7 @@ API_PLAY = tuple(f"api:{door}_{what}" for door in ("board", "bot")
                  for what in ("decision", "resign", "queue", "abort", "claim", "chat_post"))
 API_PLAY_READS = ("api:board_chat_read", "api:bot_chat_read")  # a game's chat, read
 API_WRITES = {  # URL name: the scenario of its session row (its token rows: API_TOKENS)
-    "api:bot_upgrade": "site", "api:challenge_create": "site",
+    "api:bot_upgrade": "site", "api:challenge_create": "site", "api:challenge_open": "site",
     "api:challenge_accept": "invited", "api:challenge_decline": "invited",
     "api:challenge_cancel": "invited", "api:table_join": "table",
 }
@@ -544,6 +544,9 @@ def _api_write_rows() -> list[ViewRow]:
         ViewRow("api:challenge_create", "POST", "site",
                 cells("allowed", player="400 own_challenge", anonymous=no_token),
                 writes=True, note=API_WRITE_NOTE + "; a challenge to the player (alice)"),
+        ViewRow("api:challenge_open", "POST", "site", cells("allowed", anonymous=no_token),
+                writes=True, note=API_WRITE_NOTE + "; a table by link, its maker seated: "
+                "any member may open one"),
         ViewRow("api:challenge_accept", "POST", "invited",
                 cells("403 not_a_player", player="400 own_challenge", opponent="allowed",
                       anonymous=no_token), writes=True,
