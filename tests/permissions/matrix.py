@@ -460,6 +460,9 @@ API_VIEWS = [
     ViewRow("oauth2_provider:token", "POST", "site", cells("400"),
             note="a code and its PKCE verifier for a token, from the app: a session is no "
                  "key here, and a body without a grant is refused (`unsupported_grant_type`)"),
+    ViewRow("oauth-server-metadata", "GET", "site", cells("allowed"),
+            note="RFC 8414's metadata document of the OAuth 2 server, anyone's (no secrets: "
+                 "the endpoints, what they accept, the scopes)"),
     ViewRow("oauth2_provider:revoke-token", "POST", "site", cells("400"),
             note="RFC 7009, from the app with the token and its client id: a session is no "
                  "key here, and a body without them is refused"),
