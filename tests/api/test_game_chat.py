@@ -188,3 +188,29 @@ async def test_the_game_stream_carries_the_chat_its_viewer_may_read(people):
     finally:
         for stream in streams.values():
             await stream.close()
+
+
+@pytest.fixture
+def users(db):
+    from tests.api.support import member
+
+    return {"kofi": member("kofi"), "bot": bot_account("chat-bot")}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_bot_account_chats_through_the_bot_door_and_its_browser_reads(users,
+                                                                              connect):
+    """A BOT account's socket on the site watches its games (games.sockets.game), so its
+    chat part reads as a spectator's and writes nothing; the bot door is where it chats."""
+    game = await database_sync_to_async(new_game)(users["bot"], users["kofi"])
+    sock = await connect(game.id, "bot")
+    await sock.send_json_to({"type": "chat", "text": "from the browser"})
+    answer = await sock.receive_json_from(timeout=5)
+    while answer["type"] in ("presence", "spectators"):
+        answer = await sock.receive_json_from(timeout=5)
+    assert (answer["type"], answer["code"]) == ("chat_error", "sign_in")
+    said = await database_sync_to_async(say)(users["bot"], game.id, "from the API", "bot")
+    assert said.status_code == 200
+    assert await database_sync_to_async(
+        lambda: list(Message.objects.values_list("text", flat=True)))() == ["from the API"]
