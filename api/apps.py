@@ -17,4 +17,4 @@ class ApiConfig(AppConfig):
         # the toolkit deletes a revoked app token: its checksum is kept (api/oauth.py)
         post_delete.connect(oauth.forget, sender=oauth.AppToken,
                             dispatch_uid="api.oauth.forget")
-        connect()  # `gameStart` on the members' event streams when a game starts
+        connect()  # `gameStart` and `gameFinish` on the members' event streams

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import JsonResponse
 
+from chat.services import RATE_SECONDS, ChatError
 from games.frames.protocol import GameError
 
 
@@ -43,6 +44,10 @@ class Code(Enum):
     IN_TOURNAMENT = ("in_tournament", 409)  # upgrading an account entered in a tournament
     # The live streams (api.slots): too many open at once for this token or member.
     TOO_MANY_STREAMS = ("too_many_streams", 429)  # with `Retry-After`
+    # A game's chat (chat.services, passed on by `from_chat`): the chat's own codes.
+    EMPTY = ("empty", 400)  # nothing left to say once the text is cleaned
+    TOO_LONG = ("too_long", 400)  # over the chat's length limit once cleaned
+    SILENCED = ("silenced", 403)  # a moderator silenced the member for a while
 
     def __init__(self, code: str, status: int) -> None:
         self.code = code
@@ -93,3 +98,12 @@ def from_game(refused: GameError) -> ApiError:
         extra["state"] = refused.state
     retry = 5 if code is Code.UNAVAILABLE else None
     return ApiError(code, refused.message, retry_after=retry, extra=extra)
+
+
+def from_chat(refused: ChatError) -> ApiError:
+    """The chat's refusal (chat.services: posting, reading) as the API's, by its code:
+    the chat's own rate limit is `rate_limited` with `Retry-After` its window's span."""
+    by_code = {code.code: code for code in Code}
+    code = by_code.get(refused.code, Code.BAD_REQUEST)
+    retry = RATE_SECONDS if code is Code.RATE_LIMITED else None
+    return ApiError(code, refused.message, retry_after=retry)

@@ -100,6 +100,9 @@ EVENT_STREAM: Any = (
     '"status":"open","game":"' + CONNECT + '","challenger":{"username":"kofi","title":"BOT",'
     '"rating":1610},"dest":{"username":"marta","title":null},"…":"…"}}\n'
     '{"type":"seek_accepted","id":"Hx2Kq9PzLm","game":"Vn4Rt7YcQe","url":"/g/Vn4Rt7YcQe"}\n'
+    '{"type":"gameFinish","game":{"id":"Vn4Rt7YcQe","game_type":"' + CONNECT + '","seats":[1],'
+    '"status":"finished","termination":"resigned","outcome":"win","place":1,'
+    '"url":"/g/Vn4Rt7YcQe"}}\n'
     '{"type":"notification","id":812,"kind":"your_turn","text":"Your turn against kofi",'
     '"url":"/g/q3Zb81LxTa","unread":3}\n')
 
@@ -142,3 +145,30 @@ DECLINED: Any = {"ok": True, "challenge": {**CHALLENGE, "status": "declined",
                                            "decline_reason": "tooFast"}}
 
 CANCELED: Any = {"ok": True, "challenge": {**CHALLENGE, "status": "cancelled"}}
+
+ABORTED: Any = {"ok": True, "frame": {
+    "type": "ended", "ply": 1, "termination": "aborted", "seat": 1, "side": "orange",
+    "events": [], "state": {"game_type": CONNECT, "ply": 1, "status": "aborted"}}}
+
+CLAIMED: Any = {"ok": True, "frame": {
+    "type": "ended", "ply": 9, "termination": "abandoned", "seat": 0, "side": "blue",
+    "events": [{"type": "resign", "seat": 1}],
+    "state": {"game_type": CONNECT, "ply": 9, "status": "finished"}}}
+
+CHAT_LINE: Any = {"seq": 3, "author": "kofi", "text": "Good game!",
+                  "at": "2026-12-06T14:20:41+00:00"}
+
+CHAT_SAID: Any = {"ok": True, "frame": {"type": "chat", "room": "players", **CHAT_LINE}}
+
+CHAT_STATE: Any = {"type": "chat_state", "rooms": [
+    {"room": "players", "seq": 3, "messages": [
+        {"seq": 2, "author": "marta", "text": "Have fun", "at": "2026-12-06T14:02:30+00:00"},
+        CHAT_LINE], "hidden": [], "version": 0}],
+    "you": "kofi", "write": "players", "limit": 140, "muted": [], "reason": ""}
+
+OPEN_CHALLENGE: Any = {**CHALLENGE, "id": "Pq8Zt3VnRe",
+                       "url": "https://cargo.example/challenge/Pq8Zt3VnRe", "game": EXPRESS,
+                       "game_name": "Cargo Express", "options": {}, "description":
+                       "3 players", "seat_count": 3, "dest": None, "free": 2, "seats": [
+                           CHALLENGE["seats"][0], CHALLENGE["seats"][1],
+                           {**CHALLENGE["seats"][1], "index": 2, "label": "Seat 3"}]}

@@ -47,6 +47,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.urls import reverse
 
+from chat import rooms as chat_rooms
+from chat import services as chat
 from games import access, services
 from games.actors import Actor
 from games.frames import audiences
@@ -63,6 +65,7 @@ KEEP_ALIVE = b"\n"  # lichess's keep-alive: an empty line
 OVER = {Game.Status.FINISHED.value, Game.Status.VOIDED.value, Game.Status.ABORTED.value}
 ENDING_TYPES = {"resigned", "ended", "voided"}  # frames that may end a game
 PLAIN = "frame.send"  # the group message of a frame (games.frames.broadcast)
+CHAT, MUTES = "chat.frame", "chat.mutes"  # the chat's group messages (chat.services)
 
 
 def line(frame: dict[str, Any]) -> Line:
@@ -152,6 +155,8 @@ class Watched:
     over: bool = False
     left: set[str] = field(default_factory=set)  # groups left (the seat changed hands)
     told: set[int] = field(default_factory=set)  # turn plies passed on
+    chat_group: str = ""  # the chat group a socket of this viewer joins (chat.rooms)
+    muted: frozenset[int] = frozenset()  # members whose chat lines the viewer muted
 
 
 def load(watched: Watched) -> dict[str, Any]:
@@ -167,6 +172,8 @@ def load(watched: Watched) -> dict[str, Any]:
     if reason:
         raise ApiError(Code.HIDDEN, reason)
     watched.seat = services.seat_of(game, watched.actor)
+    watched.chat_group = chat_rooms.group_of(game.id, chat_rooms.is_player(game, watched.actor))
+    watched.muted = chat.muted_ids(watched.actor.user_id)
     lg = services.live(game)
     state = services.with_queue(services.state_of(game, lg, viewer=watched.seat), game,
                                 watched.seat, lg)
@@ -279,6 +286,9 @@ async def game_lines(watched: Watched) -> AsyncIterator[Line]:
         try:
             await subscription.open()
             await subscription.join(watched.group)
+            await subscription.join(watched.chat_group)
+            if watched.actor.user_id is not None:
+                await subscription.join(chat_rooms.member_group(watched.actor.user_id))
         except LayerDown:
             yield line({"type": "state", "state": watched.state})
             return
@@ -305,6 +315,8 @@ async def game_lines(watched: Watched) -> AsyncIterator[Line]:
                 lines = await _frame_lines(watched, message)
             elif kind == audiences.SEAT_CHANGED:
                 lines = await _moved(watched, subscription, message)
+            elif kind in (CHAT, MUTES):
+                lines = _chat_lines(watched, message)
             else:
                 lines = []
             for out in lines:
@@ -314,6 +326,18 @@ async def game_lines(watched: Watched) -> AsyncIterator[Line]:
                  watched.game_id, error)
     finally:
         await asyncio.shield(_closed(subscription, watched, present))
+
+
+def _chat_lines(watched: Watched, message: dict[str, Any]) -> list[Line]:
+    """A chat group message: a frame's text as the sockets get it (unless its author is
+    muted), or the member's mutes changed (on any of their sockets)."""
+    if message.get("type") == MUTES:
+        watched.muted = frozenset(message.get("ids") or ())
+        return []
+    text = message.get("text")
+    if not isinstance(text, str) or message.get("author") in watched.muted:
+        return []
+    return [text.encode() + b"\n"]
 
 
 def _arrived(watched: Watched) -> bool:

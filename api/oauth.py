@@ -4,10 +4,13 @@ the toolkit as their SHA-256 only), the site's scopes as the toolkit's (`SiteSco
 bearer check (`check`: a token to its live row holding a scope, or the same refusal a
 personal token gets), whether a stream's token is still live, the apps a member authorised
 and revoking them. The toolkit deletes a revoked token's row; its checksum is kept
-(`RevokedAppToken`) so that it is refused `revoked_token`, not `unknown_token`."""
+(`RevokedAppToken`) so that it is refused `revoked_token`, not `unknown_token`, until the
+token would have expired anyway (`clear_expired`, the beat's: then it is forgotten, as an
+expired token the toolkit cleared is, and both answer `unknown_token`)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 import secrets
@@ -18,7 +21,9 @@ from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import AccessToken as AppToken
 from oauth2_provider.models import RefreshToken, get_application_model
+from oauth2_provider.models import clear_expired as toolkit_clear_expired
 from oauth2_provider.scopes import BaseScopes
+from oauth2_provider.settings import oauth2_settings
 
 from .errors import ApiError, Code
 from .models import RevokedAppToken
@@ -149,3 +154,16 @@ def revoke_app(user: Any, app_id: int) -> bool:
             if AppToken.objects.filter(pk=token.pk).exists():
                 token.revoke()
     return bool(tokens or refresh)
+
+
+def clear_expired() -> int:
+    """The toolkit's `clear_expired` (its `cleartokens`: expired grants and access
+    tokens, refresh tokens past REFRESH_TOKEN_EXPIRE_SECONDS, revoked ones once past it
+    too, as its reuse protection needs them until then), then the revoked checksums older
+    than an access token lives: their tokens would have expired by now. How many
+    checksums were deleted."""
+    toolkit_clear_expired()
+    lifetime = dt.timedelta(seconds=oauth2_settings.ACCESS_TOKEN_EXPIRE_SECONDS)
+    deleted, _ = RevokedAppToken.objects.filter(
+        revoked_at__lt=timezone.now() - lifetime).delete()
+    return deleted

@@ -242,6 +242,64 @@ class PlayOut(Schema):
     frame: dict[str, Any]
 
 
+class ClaimIn(Schema):
+    """A claim as a seat's socket sends it (`{"type": "claim"}`): the whole game with two
+    seats, or with more the seat of a player who left."""
+
+    result: str | None = Field(None, max_length=8, description=(
+        "Two seats: `win` (the absent opponent's seat resigns) or `draw`."))
+    seat: int | None = Field(None, ge=0, le=7, description=(
+        "More than two seats: the seat (0-based) whose player has been away long enough, "
+        "handed to its stand-in (a bot plays it on, or it goes dormant)."))
+
+
+class ChatIn(Schema):
+    text: str = Field(description=(
+        "The message: one line of plain text, cleaned as the game page's chat cleans it "
+        "(control characters dropped, whitespace runs made one space, NFKC), at most the "
+        "chat's length limit once cleaned."))
+
+
+class ChatLineOut(Schema):
+    seq: int  # its number in its room
+    author: str
+    text: str
+    at: str  # ISO 8601
+
+
+class ChatSaidOut(ChatLineOut):
+    """The `chat` frame the room's readers get (the socket's, and the game stream's)."""
+
+    type: str  # "chat"
+    room: str  # "players" or "spectators"
+
+
+class ChatPostOut(Schema):
+    ok: bool
+    frame: ChatSaidOut
+
+
+class ChatRoomOut(Schema):
+    room: str  # "players" or "spectators"
+    seq: int  # the room's last number
+    messages: list[ChatLineOut]  # after the number asked for, at most the last 100
+    hidden: list[int]  # numbers up to the one asked for that a moderator hid
+    version: int  # the room's moderation number
+
+
+class ChatStateOut(Schema):
+    """The chat as the game page's socket gets it (`chat_state`): each room the asker
+    reads now, with its messages."""
+
+    type: str  # "chat_state"
+    rooms: list[ChatRoomOut]
+    you: str | None
+    write: str | None  # the room the asker writes in, or None (`reason` says why)
+    limit: int  # the longest message, in characters
+    muted: list[str]  # whom the asker muted (their lines are left out)
+    reason: str
+
+
 class UpgradeOut(Schema):
     """The account is a BOT account now (lichess's title: "BOT")."""
 

@@ -19,6 +19,7 @@ from .endpoints import (
     bots,
     challenges,
     export,
+    gamechat,
     games,
     members,
     play,
@@ -54,7 +55,7 @@ api = SiteApi(title="Cargo API", version="1.0.0", description=DESCRIPTION,
               urls_namespace="api", docs_url=None)
 for module in (members, games, export, streams, boards, puzzles, tournaments):
     api.add_router("", module.router)
-for door in play.routers():
+for door in (*play.routers(), *gamechat.routers()):
     api.add_router("", door)
 api.add_router("", bots.router)
 api.add_router("", challenges.router)

@@ -239,6 +239,13 @@ OAUTH2_PROVIDER = {
     "ACCESS_TOKEN_GENERATOR": "api.oauth.new_access_token", "REFRESH_TOKEN_GENERATOR":
     "api.oauth.new_refresh_token",
     "ACCESS_TOKEN_EXPIRE_SECONDS": envint("API_OAUTH_TOKEN_SECONDS", 30 * 86400),
+    # A refresh token is dead this long after its access token expired (an app unused for
+    # that long asks the member again), and `clear_expired` (the beat's
+    # `api-clear-expired-tokens`) deletes it then: without a lifetime the toolkit keeps
+    # every refresh token, revoked ones included, for ever (docs/api.md).
+    "REFRESH_TOKEN_EXPIRE_SECONDS": envint("API_OAUTH_REFRESH_SECONDS", 90 * 86400),
+    # RFC 8414's document: every app is a public client, which authenticates with nothing.
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none"],
     "PKCE_REQUIRED": True, "REFRESH_TOKEN_REUSE_PROTECTION": True,
     "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"], "ALLOW_LOCALHOST_LOOPBACK": True,
     **{f"COMPLIANT_BCP_RFC9700_{gate}": True for gate in ("IMPLICIT_GRANT", "PASSWORD_GRANT",
@@ -393,6 +400,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # ended finish and the next starts, absent players forfeit; each exactly once, under
     # the tournament's lock, however many beat processes run it.
     "tournaments-tick": {"task": "tournaments.tick", "schedule": 15.0},
+    # OAuth 2 (api/tasks.py): the toolkit's expired rows (grants, access tokens, refresh
+    # tokens past their lifetime) and the revoked app tokens' checksums kept past the
+    # time their tokens would have expired anyway; once a night.
+    "api-clear-expired-tokens": {"task": "api.clear_expired_tokens",
+                                 "schedule": crontab(minute=17, hour=4)},
 }
 # Without REDIS_URL (no worker, no beat) the serving process runs CELERY_BEAT_SCHEDULE itself
 # from its lifespan startup (cargosite/beat.py; `make run`): the digest, the alarms and the

@@ -35,6 +35,7 @@ urlpatterns = [
     path("api/", api_pages.reference, name="api-reference"),  # the API root: its reference
     path("api/", api_site.api.urls),
     path("oauth/", include((api_consent.routes(), "oauth2_provider"))),
+    api_consent.metadata_route(),  # RFC 8414, at the root as the RFC places it
     path("admin/", admin.site.urls),
 ]
 

@@ -16,6 +16,10 @@ Each signal's sender is the module sending it; its arguments are keywords:
   or None).
 - `rematch_offered`: game, seat (the offerer's).
 - `challenge_sent`: challenge (a challenge to one member, `Challenge.invited`, was made).
+- `game_aborted`: game (ended with no result by `games.turns.finish.abort_game`: a player's
+  abort, the idle sweep, every person gone; no `games.results` handler runs for it, as
+  there is nothing to count, so an app that tells of every ending hears this too: the
+  API's `gameFinish`).
 """
 
 from django.dispatch import Signal
@@ -25,3 +29,4 @@ table_joined = Signal()
 table_started = Signal()
 rematch_offered = Signal()
 challenge_sent = Signal()
+game_aborted = Signal()

@@ -7,6 +7,11 @@ game's options by its option fields, the time control among the ones the form of
 that game (`games.tables.forms.SeekForm`), rated or casual, the challenger's seat, the
 player count, bots for the other seats of a casual game.
 
+- `POST /api/challenge/open`: a table by link (lichess's open challenge, the site's
+  "challenge by link"): the maker sits at it and anyone with its link takes the other
+  seats (`…/accept` for a two-seat table, `/api/table/{id}/join`, or the site's page); a
+  Cargo Express table waits for its seat count. Registered before the next route, so a
+  member called `open` is not challenged through the API (as on lichess).
 - `POST /api/challenge/{username}`: a challenge to that member (a person or a BOT
   account); they hear of it on their event stream (`challenge`) and the site's
   notifications.
@@ -122,6 +127,38 @@ def _taken(request: HttpRequest, challenge_id: str, game: Any) -> dict[str, Any]
             "challenge": _answer(request, _reloaded(challenge_id))}
 
 
+@router.post("/challenge/open", operation_id="challengeOpen", url_name="challenge_open",
+             **endpoint(
+    Scope.CHALLENGE_WRITE, "Open a table anyone with its link may join",
+    "A table by link, as the site's table form makes one with \"by link\": the same "
+    "fields as a challenge to a member (`game`, `options`, `time_control`, `rated`, "
+    "`color`, `seats`, `bots` for a casual game); you sit at it, it is not in the lobby, "
+    "and anyone with its URL takes a free seat (`/api/challenge/{id}/accept` for the last "
+    "seat, `/api/table/{id}/join`, or the page). The last free seat starts the game: every "
+    "seated member's event stream says `gameStart`; until then you hear `seek_changed`. "
+    "Cancel it with `/api/challenge/{id}/cancel`.",
+    ChallengeOut, examples.OPEN_CHALLENGE))
+def open_table(request: HttpRequest, body: ChallengeIn | None = None) -> dict[str, Any]:
+    return _made(request, _body(request, body, ChallengeIn), invited=None)
+
+
+def _made(request: HttpRequest, body: ChallengeIn, invited: Any) -> dict[str, Any]:
+    """A table by link made from the body as the site's form reads it: to `invited` (a
+    member), or to anyone with its link (None)."""
+    user = bearer(request).user
+    kind = _kind(body.game)
+    options = _options(kind, body.options)
+    control = _time_control(kind, body.time_control)
+    try:
+        made = services.create_challenge(
+            user, options=options, game_type=kind.key, color=body.color, public=False,
+            time_control=control, seats=body.seats, rated=body.rated, bots=body.bots,
+            invited=invited)
+    except GameError as refused:
+        raise from_game(refused) from None
+    return _answer(request, _reloaded(made.id))
+
+
 @router.post("/challenge/{username}", operation_id="challengeCreate",
              url_name="challenge_create", **endpoint(
     Scope.CHALLENGE_WRITE, "Challenge a member",
@@ -136,19 +173,7 @@ def _taken(request: HttpRequest, challenge_id: str, game: Any) -> dict[str, Any]
 def create(request: HttpRequest, username: str, body: ChallengeIn | None = None
            ) -> dict[str, Any]:
     body = _body(request, body, ChallengeIn)
-    user = bearer(request).user
-    invited = member(username)
-    kind = _kind(body.game)
-    options = _options(kind, body.options)
-    control = _time_control(kind, body.time_control)
-    try:
-        made = services.create_challenge(
-            user, options=options, game_type=kind.key, color=body.color, public=False,
-            time_control=control, seats=body.seats, rated=body.rated, bots=body.bots,
-            invited=invited)
-    except GameError as refused:
-        raise from_game(refused) from None
-    return _answer(request, _reloaded(made.id))
+    return _made(request, body, invited=member(username))
 
 
 @router.post("/challenge/{challenge_id}/accept", operation_id="challengeAccept",

@@ -8,10 +8,14 @@ the two apart). A decision carries its number (`ply`: the game's ply, or
 the seat's own count for a kind whose seats decide at once) and its token, as the socket's
 `turn` frame; the answer is the frame the seat's socket gets, and the game's streams carry
 the decision as its sockets do. A Cargo Express seat may queue its next turn ahead
-(`services.queue_turn`, the socket's `queue`). Every refusal (no such game, a body that is not the
-shape, no seat, not the seat's turn, an illegal decision, a stale number) is a JSON error
-with its status, and nothing is changed. For Cargo Express the member sees only their
-seat's view (the game stream) and commits plans like anyone."""
+(`services.queue_turn`, the socket's `queue`); a seat aborts a game nobody has started
+(`services.abort_game`, the socket's `abort`) and claims one whose opponents left
+(`services.claim_game` with two seats, `services.claim_seat` with more: the socket's
+`claim`), the games app deciding each (games.timing.abandonment). Every refusal (no such
+game, a body that is not the shape, no seat, not the seat's turn, an illegal decision, a
+stale number, a claim too early) is a JSON error with its status, and nothing is changed.
+For Cargo Express the member sees only their seat's view (the game stream) and commits
+plans like anyone."""
 
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ from .. import bots, examples
 from ..auth import bearer
 from ..errors import ApiError, Code, from_game
 from ..operations import endpoint
-from ..schemas import DecisionIn, PlayOut, QueueIn, ResignIn
+from ..schemas import ClaimIn, DecisionIn, PlayOut, QueueIn, ResignIn
 from ..scopes import Scope
 from .games import load
 
@@ -80,6 +84,35 @@ def queue(request: HttpRequest, game_id: str, body: QueueIn) -> dict[str, Any]:
     return {"ok": True, "frame": frame}
 
 
+def abort(request: HttpRequest, game_id: str) -> dict[str, Any]:
+    load(game_id)
+    actor = Actor.member(bearer(request).user)
+    try:
+        frame = services.abort_game(game_id, actor=actor)
+    except GameError as refused:
+        raise from_game(refused) from None
+    return {"ok": True, "frame": frame}
+
+
+def claim(request: HttpRequest, game_id: str, body: ClaimIn) -> dict[str, Any]:
+    """As the socket reads a claim: a seat alone with more than two seats, else the
+    result, `win` or `draw`."""
+    load(game_id)
+    actor = Actor.member(bearer(request).user)
+    if body.result is None and body.seat is None or \
+            body.result is not None and body.result not in ("win", "draw"):
+        raise ApiError(Code.BAD_REQUEST, 'A claim is {"result": "win" | "draw"} or, with '
+                       'more than two seats, {"seat": n}.')
+    try:
+        if body.result is None and body.seat is not None:
+            frame = services.claim_seat(game_id, actor=actor, seat=body.seat)
+        else:
+            frame = services.claim_game(game_id, actor=actor, result=str(body.result))
+    except GameError as refused:
+        raise from_game(refused) from None
+    return {"ok": True, "frame": frame}
+
+
 def routers() -> list[Router]:
     """One router per door, the same two operations under each scope."""
     made = []
@@ -119,5 +152,28 @@ def routers() -> list[Router]:
                 "hand; told to that seat alone (its stream's `queued` frames).",
                 PlayOut, examples.QUEUED, Code.NOT_FOUND, Code.NOT_A_PLAYER, Code.ILLEGAL,
                 Code.STALE_PLY, Code.GAME_OVER, account=account))
+        router.add_api_operation(
+            f"/{path}/game/{{game_id}}/abort", ["POST"], abort,
+            operation_id=f"{path}Abort", url_name=f"{path}_abort", **endpoint(
+                scope, "Abort a game nobody has started",
+                "Until every seat has made its first decision, a seat's holder aborts an "
+                "online game or a game against the site's bots (never the Daily "
+                "Challenge's): it ends with no result and counts nowhere. Refused once "
+                "every seat has moved (resign instead), with the seat's state. No body.",
+                PlayOut, examples.ABORTED, Code.NOT_FOUND, Code.NOT_A_PLAYER,
+                Code.GAME_OVER, account=account))
+        router.add_api_operation(
+            f"/{path}/game/{{game_id}}/claim", ["POST"], claim,
+            operation_id=f"{path}Claim", url_name=f"{path}_claim", **endpoint(
+                scope, "Claim a game your opponents left",
+                "In a live online game every seat has moved in, once an opponent has been "
+                "away for 60 s (no socket or stream open on their seat, no decision): with "
+                "two seats `{\"result\": \"win\"}` (their seat resigns) or `{\"result\": "
+                "\"draw\"}`; with more, `{\"seat\": n}` hands that seat to its stand-in "
+                "and the game goes on. An open game stream counts as being at the board. "
+                "Refused before the 60 s (the message says how long to wait) with the "
+                "seat's state.",
+                PlayOut, examples.CLAIMED, Code.NOT_FOUND, Code.NOT_A_PLAYER,
+                Code.GAME_OVER, account=account))
         made.append(router)
     return made

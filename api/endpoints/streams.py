@@ -61,7 +61,9 @@ def documented(doc: dict[str, Any]) -> dict[str, Any]:
     "the same viewer gets them: the token's member's seat if they hold one, else a "
     "spectator's. The first line is the viewer's state (`{\"type\": \"state\"}`), then each "
     "frame as the site sends it (turns, resignations, endings, presence, the seat's own "
-    "pre-turns); after a quiet spell an empty line (keep-alive), and a `state` line if a "
+    "pre-turns), and the game's chat as that viewer's socket gets it (`chat` lines of the "
+    "rooms the viewer may read now, a muted member's left out); after a quiet spell an "
+    "empty line (keep-alive), and a `state` line if a "
     "frame was lost on the way. The stream ends after the frame that ends the game (a "
     "finished game: its whole state, then the end).",
     None, examples.GAME_STREAM, Code.NOT_FOUND, Code.HIDDEN, media=MEDIA)))
@@ -78,7 +80,9 @@ def stream_game(request: HttpRequest, game_id: str) -> StreamingHttpResponse:
     Scope.READ, "Stream the account's events",
     "NDJSON: first a `gameStart` line for each of the member's games in progress (with "
     "whether it waits on them), then each event as it happens: tables (`seek_changed`, "
-    "`seek_accepted` when a table the member sat at started, `seek_removed`) and the "
+    "`seek_accepted` when a table the member sat at started, `seek_removed`), "
+    "`gameStart` and `gameFinish` as each of the member's games starts and ends (its "
+    "status, termination and the member's outcome), the challenges, and the "
     "site's notifications (`notification`: a correspondence game's turn, a table joined or "
     "started, a rematch offered, a game ended). An empty line is the keep-alive.",
     None, examples.EVENT_STREAM, media=MEDIA)))

@@ -7,7 +7,8 @@ the handlers apps registered in `games.results` (ratings and boards inside the t
 achievements and stats after commit). A voided game stops, counts nowhere (its seats lose
 place and outcome, the handlers restore what it changed), and its players get a `voided`
 frame. An aborted game has no result at all: no place, no outcome, no handler runs (there
-is nothing to count or to take back). Every ending stops the game's clocks.
+is nothing to count or to take back): apps that tell of every ending hear
+`games.signals.game_aborted` instead. Every ending stops the game's clocks.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import results
+from games import results, signals
 from games.frames.audiences import send_on_commit_to_all
 from games.frames.protocol import Code, GameError
 from games.frames.states import frame_state
@@ -90,6 +91,7 @@ def abort_game(game: Game, lg: LiveGame, seat: int | None, save: list[str]) -> N
     stopped = clocks.stop_game(game, game.finished_at)
     game.save(update_fields=[*save, *stopped, "status", "termination", "ended_by",
                              "finished_at", "bot_waiting_since"])
+    signals.game_aborted.send(__name__, game=game)
 
 
 def void_game(game_id: str, reason: str) -> dict[str, Any]:

@@ -80,14 +80,20 @@ def paths(people: dict[str, Any]) -> dict[str, str]:
             "getTournament": f"/api/tournament/{tournament.id}",
             "streamGame": f"/api/stream/game/{running.id}", "streamEvents": "/api/stream/event",
             **{f"{door}{what.title()}": f"/api/{door}/game/{running.id}/{what}"
-               for door in ("board", "bot") for what in ("decision", "resign", "queue")},
+               for door in ("board", "bot") for what in ("decision", "resign", "queue",
+                                                         "claim")},
+            # an abort of the finished game: 409 game_over once through, nothing changed
+            **{f"{door}Abort": f"/api/{door}/game/{game.id}/abort" for door in ("board", "bot")},
+            **{f"{door}Chat{what}": f"/api/{door}/game/{running.id}/chat"
+               for door in ("board", "bot") for what in ("Post", "Read")},
             # marta has played: her upgrade is refused (409 has_played), nothing changed
             "botAccountUpgrade": "/api/bot/account/upgrade",
             # no such member, no such challenge: 404 once through the token, nothing made
             "challengeCreate": "/api/challenge/nobody-here",
             **{f"challenge{what.title()}": f"/api/challenge/{NO_CHALLENGE}/{what}"
                for what in ("accept", "decline", "cancel")},
-            "tableJoin": f"/api/table/{NO_CHALLENGE}/join"}
+            "tableJoin": f"/api/table/{NO_CHALLENGE}/join",
+            "challengeOpen": "/api/challenge/open"}
 
 
 NO_CHALLENGE = "NOPE000000"  # a challenge id's shape, no such challenge

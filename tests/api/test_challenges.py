@@ -21,6 +21,7 @@ from notifications.models import Kind, Notification
 from tests.api.streams import open_stream
 from tests.api.support import bearer_client, bot_account, member, token_for
 from tests.api.test_openapi import schema_checker
+from tests.games.support import new_game
 
 WRITE = Scope.CHALLENGE_WRITE
 
@@ -361,6 +362,27 @@ async def test_the_events_reach_the_accounts_they_are_for_only(users, settings):
     for name in ("marta", "bot"):
         start = next(f for f in heard[name] if f["type"] == "gameStart")
         assert start["game"]["id"] == taken["game_id"] and len(start["game"]["seats"]) == 1
+    # the game ends: each of its members hears `gameFinish` once it commits (an abort, a
+    # resignation, a void), no one else
+    heard = await after(lambda: post(token_for(users["bot"], Scope.BOT_PLAY),
+                                     f"/api/bot/game/{taken['game_id']}/abort"))
+    assert {name: kinds(f) for name, f in heard.items()} == {
+        "marta": ["gameFinish"], "kofi": [], "bot": ["gameFinish"]}
+    finish = heard["marta"][0]["game"]
+    assert (finish["id"], finish["status"], finish["termination"], finish["outcome"]) == (
+        taken["game_id"], "aborted", "aborted", "")
+    played: dict = {}
+    await after(lambda: played.update(game=new_game(users["marta"], users["kofi"])))
+    heard = await after(lambda: services.resign(played["game"].id,
+                                                actor=Actor.member(users["kofi"])))
+    assert {name: kinds(f) for name, f in heard.items()} == {
+        "marta": ["gameFinish"], "kofi": ["gameFinish"], "bot": []}
+    assert [(heard[n][0]["game"]["outcome"], heard[n][0]["game"]["seats"])
+            for n in ("marta", "kofi")] == [("win", [0]), ("loss", [1])]
+    assert heard["marta"][0]["game"]["status"] == "finished"
+    heard = await after(lambda: services.void_game(played["game"].id, "a test's void"))
+    assert [heard[n][0]["game"]["status"] for n in ("marta", "kofi")] == ["voided"] * 2
+    assert heard["bot"] == []
     for stream in streams.values():
         await stream.close()
 

@@ -416,10 +416,11 @@ API_ENDPOINTS = {  # URL name: the scenario its token rows are asserted in
     "api:stream_events": "site",
 }
 API_GAME_VIEWS = ("api:game", "api:stream_game")  # a game for its asker: rows per scenario
-API_PLAY = ("api:board_decision", "api:board_resign", "api:board_queue", "api:bot_decision",
-            "api:bot_resign", "api:bot_queue")
+API_PLAY = tuple(f"api:{door}_{what}" for door in ("board", "bot")
+                 for what in ("decision", "resign", "queue", "abort", "claim", "chat_post"))
+API_PLAY_READS = ("api:board_chat_read", "api:bot_chat_read")  # a game's chat, read
 API_WRITES = {  # URL name: the scenario of its session row (its token rows: API_TOKENS)
-    "api:bot_upgrade": "site", "api:challenge_create": "site",
+    "api:bot_upgrade": "site", "api:challenge_create": "site", "api:challenge_open": "site",
     "api:challenge_accept": "invited", "api:challenge_decline": "invited",
     "api:challenge_cancel": "invited", "api:table_join": "table",
 }
@@ -428,6 +429,8 @@ API_VIEWS = [
       for name, scenario in API_ENDPOINTS.items()),
     *(ViewRow(name, "POST", "online", cells("401 no_token"), note=API_SESSION)
       for name in API_PLAY),
+    *(ViewRow(name, "GET", "online", cells("401 no_token"), note=API_SESSION)
+      for name in API_PLAY_READS),
     *(ViewRow(name, "POST", scenario, cells("401 no_token"), note=API_SESSION)
       for name, scenario in API_WRITES.items()),
     ViewRow("api:openapi-json", "GET", "site", cells("allowed"),
@@ -457,6 +460,9 @@ API_VIEWS = [
     ViewRow("oauth2_provider:token", "POST", "site", cells("400"),
             note="a code and its PKCE verifier for a token, from the app: a session is no "
                  "key here, and a body without a grant is refused (`unsupported_grant_type`)"),
+    ViewRow("oauth-server-metadata", "GET", "site", cells("allowed"),
+            note="RFC 8414's metadata document of the OAuth 2 server, anyone's (no secrets: "
+                 "the endpoints, what they accept, the scopes)"),
     ViewRow("oauth2_provider:revoke-token", "POST", "site", cells("400"),
             note="RFC 7009, from the app with the token and its client id: a session is no "
                  "key here, and a body without them is refused"),
@@ -541,6 +547,9 @@ def _api_write_rows() -> list[ViewRow]:
         ViewRow("api:challenge_create", "POST", "site",
                 cells("allowed", player="400 own_challenge", anonymous=no_token),
                 writes=True, note=API_WRITE_NOTE + "; a challenge to the player (alice)"),
+        ViewRow("api:challenge_open", "POST", "site", cells("allowed", anonymous=no_token),
+                writes=True, note=API_WRITE_NOTE + "; a table by link, its maker seated: "
+                "any member may open one"),
         ViewRow("api:challenge_accept", "POST", "invited",
                 cells("403 not_a_player", player="400 own_challenge", opponent="allowed",
                       anonymous=no_token), writes=True,

@@ -317,11 +317,13 @@ GAMES_TAKEN = {
     # and the access checks, its seats through the actors; the protocol names the
     # database errors it answers 503 for; its examples name the kinds by their keys. Its
     # challenges read a table's fields as the site's form does (games.tables.forms); its
-    # event stream hears a game's start (games.signals); the answers name titles.
+    # event stream hears a game's start and an abort (games.signals) and every other
+    # ending on the finish seam's hook (games.results); the answers name titles.
     "api": {"games.access", "games.actors", "games.frames.audiences",
             "games.frames.broadcast", "games.frames.protocol", "games.kinds",
             "games.kinds.cargo_connect", "games.kinds.cargo_express", "games.models",
-            "games.services", "games.signals", "games.tables.forms", "games.titles"},
+            "games.results", "games.services", "games.signals", "games.tables.forms",
+            "games.titles"},
 }
 
 
@@ -361,7 +363,10 @@ def test_the_table_names_every_app():
 # reads a member's results for their profile (`tournaments.results`); the tournaments
 # never import accounts.
 APPS_TAKEN = {("notifications", "tournaments"): {"tournaments.signals"},
-              ("accounts", "tournaments"): {"tournaments.signals", "tournaments.results"}}
+              ("accounts", "tournaments"): {"tournaments.signals", "tournaments.results"},
+              # the API's play doors post and read a game's chat through the chat's own
+              # services and rooms, and its game stream joins the rooms' groups
+              ("api", "chat"): {"chat.services", "chat.rooms", "chat.frames"}}
 
 
 def _modules_taken(app: str, of: str) -> set[str]:
@@ -382,7 +387,8 @@ def _modules_taken(app: str, of: str) -> set[str]:
 @pytest.mark.parametrize(("app", "of"), [("notifications", "tournaments"),
                                          ("tournaments", "notifications"),
                                          ("accounts", "tournaments"),
-                                         ("tournaments", "accounts")])
+                                         ("tournaments", "accounts"),
+                                         ("api", "chat"), ("chat", "api")])
 def test_notifications_hear_the_tournaments_only_through_their_signals(app, of):
     assert _modules_taken(app, of) == APPS_TAKEN.get((app, of), set())
 
