@@ -258,7 +258,7 @@ class Ranking:
     finished rounds, an arena's from its games. Read once for a change and shared by every
     member's "Your entry" it renders."""
 
-    places: dict[int, tuple[int, str]]  # member id -> (rank, points in words)
+    places: dict[int, tuple[int, str, int]]  # member id -> (rank, points in words, games)
 
     @property
     def size(self) -> int:
@@ -270,11 +270,11 @@ def ranking_of(tournament: Tournament) -> Ranking:
     if tournament.arena:
         entries = dict(Entry.objects.filter(tournament=tournament)
                        .values_list("pk", "user_id"))
-        return Ranking({entries[s.id]: (s.rank, str(s.total))
+        return Ranking({entries[s.id]: (s.rank, str(s.total), s.games)
                         for s in arena_standings.standings(tournament) if s.id in entries})
     if not tournament.round_set.filter(finished_at__isnull=False).exists():
         return Ranking({})
-    return Ranking({line.user_id: (line.rank, fraction_text(line.points))
+    return Ranking({line.user_id: (line.rank, fraction_text(line.points), line.games)
                     for line in standings(tournament)})
 
 
@@ -292,6 +292,7 @@ class YourEntry:
     rank: int | None = None
     of: int = 0
     points: str = ""
+    games: int = 0  # the games their points count (an arena's: finished, not forfeited)
     pairing: str = ""  # their current (or latest) game or bye, in words
 
     @property
@@ -313,7 +314,7 @@ def your_entry(tournament: Tournament, user: Any, ranking: Ranking | None = None
     ranked = ranking if ranking is not None else ranking_of(tournament)
     place = ranked.places.get(user.pk)
     if place is not None:
-        (own.rank, own.points), own.of = place, ranked.size
+        (own.rank, own.points, own.games), own.of = place, ranked.size
     own.pairing = _pairing_words(tournament, entry)
     return own
 
