@@ -268,10 +268,11 @@ class Ranking:
 def ranking_of(tournament: Tournament) -> Ranking:
     """`Ranking` of `tournament` (empty before any standings exist)."""
     if tournament.arena:
-        entries = dict(Entry.objects.filter(tournament=tournament)
-                       .values_list("pk", "user_id"))
-        return Ranking({entries[s.id]: (s.rank, str(s.total), s.games)
-                        for s in arena_standings.standings(tournament) if s.id in entries})
+        rows = list(Entry.objects.filter(tournament=tournament).only(
+            "id", "user_id", "rating", "points", "games", "performance_sum"))
+        users = {e.id: e.user_id for e in rows}
+        return Ranking({users[s.id]: (s.rank, str(s.total), s.games)
+                        for s in arena_standings.ranking(tournament, rows)})
     if not tournament.round_set.filter(finished_at__isnull=False).exists():
         return Ranking({})
     return Ranking({line.user_id: (line.rank, fraction_text(line.points), line.games)
