@@ -86,13 +86,7 @@ def test_the_players_read_their_game_and_result_from_their_own_sections(
     # there, their own "Your entry" is.
     monkeypatch.setattr(arena_pages, "LINES_SHOWN", 1)
     frames: list[tuple[str, dict]] = []
-    send = live.broadcast.send_to_group
-
-    def kept(group: str, frame: dict, *args, **kwargs) -> None:
-        frames.append((group, frame))
-        send(group, frame, *args, **kwargs)
-
-    monkeypatch.setattr(live.broadcast, "send_to_group", kept)
+    monkeypatch.setattr(live.broadcast, "send_frames", frames.extend)
     with django_capture_on_commit_callbacks(execute=True):
         games.resign(pairing.game_id, actor=Actor.member(blue))  # orange wins: 2 points
     assert Entry.objects.get(pk=pairing.orange_id).points == "2"
