@@ -163,18 +163,23 @@ def arena_of(tournament: Tournament, now: dt.datetime | None = None,
     return view
 
 
-def own_of(tournament: Tournament, user: Any, now: dt.datetime | None = None) -> Own:
-    """`user`'s own part of the arena's page (a visitor: nothing of their own)."""
+def own_of(tournament: Tournament, user: Any, now: dt.datetime | None = None,
+           member: arenas.Member | None = None) -> Own:
+    """`user`'s own part of the arena's page (a visitor: nothing of their own); `member`:
+    their rows, when the caller read them (`arena_standings.members`)."""
     now = now or timezone.now()
     own = Own(over=_over(tournament, now), open=tournament.status in (
         Tournament.Status.SCHEDULED, Tournament.Status.RUNNING))
     if not getattr(user, "is_authenticated", False):
         return own
-    entry = Entry.objects.filter(tournament=tournament, user=user).first()
+    if member is None:
+        member = arenas.Member(Entry.objects.filter(tournament=tournament, user=user).first(),
+                               arenas.current_pairing(tournament, user))
+    entry = member.entry
     if entry is not None:
         own.entered = not entry.withdrawn
         own.paused = entry.paused
-    pairing = arenas.current_pairing(tournament, user)
+    pairing = member.pairing
     if pairing is not None:
         own.playing = pairing.game_id
         own.may_berserk = _may_berserk(tournament, pairing, user)

@@ -3,7 +3,8 @@
 pairings in the order made, each game's seats), a pairing's game as `scoring` sees it
 (`arena_game`: None while it does not count), the standings from scratch (`standings`),
 the places from the entries' kept sheets (`ranking`: what the live pages and the pass
-read), and a member's game in progress (`current_pairing`). Reads only, below the moving parts
+read), and a member's game in progress (`current_pairing`; several members' entries and
+games at once: `members`). Reads only, below the moving parts
 (`tournaments.arenas`) and the pages (`tournaments.arena_pages`, `tournaments.pages`), so
 the live sections (`tournaments.live`) read an arena without importing what sends them."""
 
@@ -130,3 +131,26 @@ def current_pairing(tournament: Tournament, user: Any) -> Pairing | None:
     return (Pairing.objects.filter(tournament=tournament, game__status=Game.Status.ACTIVE)
             .filter(Q(blue__user=user) | Q(orange__user=user))
             .select_related("blue", "orange", "game").first())
+
+
+@dataclass(frozen=True)
+class Member:
+    """A member's own rows in an arena, read once for their own sections: their entry
+    (None: not entered) and their game in progress (its players and game read with it)."""
+
+    entry: Entry | None
+    pairing: Pairing | None
+
+
+def members(tournament: Tournament, user_ids: Iterable[int]) -> dict[int, Member]:
+    """`Member` of each of `user_ids`, in two queries however many they are (a pass
+    renders the own sections of every member it paired)."""
+    ids = list(user_ids)
+    entries = {e.user_id: e for e in Entry.objects.filter(tournament=tournament,
+                                                          user_id__in=ids)}
+    playing: dict[int, Pairing] = {}
+    for p in (Pairing.objects.filter(tournament=tournament, game__status=Game.Status.ACTIVE)
+              .filter(Q(blue__user_id__in=ids) | Q(orange__user_id__in=ids))
+              .select_related("blue__user", "orange__user", "game")):
+        playing[p.blue.user_id] = playing[p.orange.user_id] = p
+    return {i: Member(entries.get(i), playing.get(i)) for i in ids}

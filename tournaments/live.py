@@ -40,7 +40,7 @@ from django.template.loader import render_to_string
 
 from common.queue import eager, enqueue
 from games.frames import broadcast
-from tournaments import pages
+from tournaments import arena_standings, pages
 from tournaments.models import Entry, Tournament
 
 log = logging.getLogger(__name__)
@@ -80,14 +80,16 @@ def page_names(tournament: Tournament, names: Iterable[str]) -> tuple[str, ...]:
 
 def sections(tournament: Tournament, names: Iterable[str], you: str = "",
              user: Any = None, playing: str | None = None,
-             ranking: pages.Ranking | None = None) -> dict[str, Any]:
+             ranking: pages.Ranking | None = None,
+             member: arena_standings.Member | None = None) -> dict[str, Any]:
     """The `sections` frame of `names` (those `tournament`'s page has), rendered for the
     viewer `user` (named `you`) playing `playing` (all empty: for nobody in
-    particular); `ranking` read once by a caller rendering "Your entry" for several."""
+    particular); `ranking` (and an arena's `member`: their entry and game) read once by a
+    caller rendering "Your entry" for several."""
     at = now_ms()
     wanted = page_names(tournament, names)
     context = pages.section_context(tournament, wanted, you=you, user=user, playing=playing,
-                                    ranking=ranking)
+                                    ranking=ranking, member=member)
     return {"type": "sections", "tournament": tournament.id, "at": at,
             "sections": {n: render_to_string(f"tournaments/_{n}.html", context).strip()
                          for n in wanted}}
@@ -160,12 +162,15 @@ def own_frames(tournament: Tournament, members: Iterable[int]
     """Each member's own sections (`pages.OWN`), to their own sockets on the page."""
     users = list(get_user_model().objects.filter(pk__in=list(members)))
     ranking = pages.ranking_of(tournament) if users else None
+    rows = (arena_standings.members(tournament, [u.pk for u in users])
+            if tournament.arena and users else {})
     frames = []
     for user in users:
-        playing = pages.viewer_of(tournament, user).playing
+        member = rows.get(user.pk)
+        playing = pages.viewer_of(tournament, user, member).playing
         frames.append((member_group(tournament.pk, user.pk),
                        sections(tournament, pages.OWN, user=user, playing=playing,
-                                ranking=ranking)))
+                                ranking=ranking, member=member)))
     return frames
 
 

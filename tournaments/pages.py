@@ -236,11 +236,15 @@ class Viewer:
         return self.entry is not None and not self.entry.withdrawn
 
 
-def viewer_of(tournament: Tournament, user: Any) -> Viewer:
+def viewer_of(tournament: Tournament, user: Any,
+              member: arena_standings.Member | None = None) -> Viewer:
     """`user` in `tournament`: their entry and their game in progress (a Swiss: their
-    table's in the running round; an arena: their pairing's)."""
+    table's in the running round; an arena: their pairing's, or `member`'s when the caller
+    read it)."""
     if not getattr(user, "is_authenticated", False):
         return Viewer(None, None)
+    if member is not None:
+        return Viewer(member.entry, member.pairing.game_id if member.pairing else None)
     entry = Entry.objects.filter(tournament=tournament, user=user).first()
     playing = None
     if entry is not None and tournament.arena:
@@ -301,13 +305,15 @@ class YourEntry:
         return self.entry is not None and not self.entry.withdrawn
 
 
-def your_entry(tournament: Tournament, user: Any, ranking: Ranking | None = None
-               ) -> YourEntry:
-    """`user`'s "Your entry" now; `ranking` when the caller read it for several members."""
+def your_entry(tournament: Tournament, user: Any, ranking: Ranking | None = None,
+               member: arena_standings.Member | None = None) -> YourEntry:
+    """`user`'s "Your entry" now; `ranking` (and an arena's `member`) when the caller read
+    them for several members."""
     is_open = tournament.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING)
     if not getattr(user, "is_authenticated", False):
         return YourEntry(open=is_open)
-    entry = Entry.objects.filter(tournament=tournament, user=user).first()
+    entry = (member.entry if member is not None
+             else Entry.objects.filter(tournament=tournament, user=user).first())
     own = YourEntry(signed_in=True, entry=entry, open=is_open, can_join=entry is None)
     if entry is None:
         return own
@@ -316,15 +322,17 @@ def your_entry(tournament: Tournament, user: Any, ranking: Ranking | None = None
     place = ranked.places.get(user.pk)
     if place is not None:
         (own.rank, own.points, own.games), own.of = place, ranked.size
-    own.pairing = _pairing_words(tournament, entry)
+    own.pairing = _pairing_words(tournament, entry, member)
     return own
 
 
-def _pairing_words(tournament: Tournament, entry: Entry) -> str:
+def _pairing_words(tournament: Tournament, entry: Entry,
+                   member: arena_standings.Member | None = None) -> str:
     """The entrant's game now (an arena's) or in the latest round (a Swiss's), in words."""
     kind = _kind(tournament)
     if tournament.arena:
-        pairing = arena_standings.current_pairing(tournament, entry.user)
+        pairing = (member.pairing if member is not None
+                   else arena_standings.current_pairing(tournament, entry.user))
         if pairing is None:
             return ""
         seat = 0 if pairing.blue_id == entry.pk else 1
@@ -407,16 +415,17 @@ def sections_of(tournament: Tournament) -> tuple[str, ...]:
 
 def section_context(tournament: Tournament, names: tuple[str, ...] | list[str] = SECTIONS,
                     you: str = "", user: Any = None, playing: str | None = None,
-                    ranking: Ranking | None = None) -> dict[str, Any]:
+                    ranking: Ranking | None = None,
+                    member: arena_standings.Member | None = None) -> dict[str, Any]:
     """What the partials of `names` read: the page renders them all for its viewer; the
     live frames (tournaments.live) render them for nobody in particular (`you` "", no
     `user`, no game) once for every socket, or a member's own "Play now" (`playing`; an
     arena's: `user`'s own part, `arena_pages.own_of`) for them."""
     context: dict[str, Any] = {"t": tournament, "you": you, "playing": playing}
     if "entry" in names:
-        context["your"] = your_entry(tournament, user, ranking)
+        context["your"] = your_entry(tournament, user, ranking, member)
     if "play" in names and tournament.arena:
-        context["own"] = arena_pages.own_of(tournament, user)
+        context["own"] = arena_pages.own_of(tournament, user, member=member)
     if "arena" in names and tournament.arena:
         context["arena"] = arena_pages.arena_of(tournament)
     if "facts" in names:
