@@ -286,8 +286,8 @@ class Schedule(models.Model):
     `{time}` (18:00, UTC) and `{n}` (this schedule's count of tournaments, from 1) are
     filled in. The settings are checked by `tournaments.services.check_tournament`, as a
     member's tournament is. An arena (`system` "arena") takes its `duration` and ignores
-    `rounds`. `made` counts the tournaments it created; `last` is the
-    newest."""
+    `rounds`; a Swiss its `round_pause` (None: `create_tournament`'s default). `made`
+    counts the tournaments it created; `last` is the newest."""
 
     name = models.CharField(max_length=80, help_text="{date}, {time} (UTC) and {n} are "
                             "filled in, e.g. \"Hourly Cargo Connect {time}\"")
@@ -298,6 +298,9 @@ class Schedule(models.Model):
                                               "(an arena's: ignored)")
     duration = models.PositiveSmallIntegerField(null=True, blank=True,
                                                 help_text="an arena's minutes (30, 60, 90…)")
+    round_pause = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="a Swiss's seconds between rounds, 0 to 600 (empty: "
+        "the default, a minute for a live clock, none for correspondence)")
     time_control = models.CharField(max_length=8, blank=True, default="",
                                     help_text="\"\" untimed, \"5+3\" live, \"3d\" days per "
                                     "decision")
