@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from games.frames import broadcast
+
 from . import arenas, live, rounds, schedules
 
 
@@ -30,8 +32,10 @@ def advance(tournament_id: str) -> str:
 @shared_task(name="tournaments.arena_pass", time_limit=60, ignore_result=True)
 def arena_pass(tournament_id: str) -> str:
     """An arena's pairing pass, sent by name when its players become free (a game's end,
-    a join, a resume): `tournaments.arenas.pair`."""
-    return arenas.pair(tournament_id)
+    a join, a resume): `tournaments.arenas.pair`, its frames (the games made, the pages'
+    sections) sent together (`broadcast.sent_together`: one Redis connection, not one per
+    frame, in the worker)."""
+    return broadcast.sent_together(arenas.pair)(tournament_id)
 
 
 @shared_task(name="tournaments.arena_sections", time_limit=60, ignore_result=True)

@@ -185,6 +185,28 @@ def send_frames(frames: Sequence[tuple[str, dict[str, Any]]]) -> None:
         async_to_sync(Outbox(list(messages)).send)()
 
 
+def sent_together(func: Callable[..., Result]) -> Callable[..., Result]:
+    """`func` for a process without an event loop (a Celery task): its sends collected and
+    sent in one event loop (one Redis connection) when it returns, also when it raised
+    after a commit, then what follows them (`after_sends`). Inside `collected` (a socket's
+    service call, or a task run in-process by one) `func` runs as it is: that outbox sends
+    its frames, in order."""
+
+    def run(*args: Any, **kwargs: Any) -> Result:
+        if getattr(_local, "outbox", None) is not None:
+            return func(*args, **kwargs)
+        result, outbox, error = collected(func)(*args, **kwargs)
+        if outbox.messages:
+            async_to_sync(outbox.send)()
+        for callback in outbox.after:
+            callback()
+        if error is not None:
+            raise error
+        return result  # type: ignore[return-value]
+
+    return run
+
+
 def after_sends(callback: Callable[[], None]) -> None:
     """Run `callback` after the frames sent so far: now, or inside `collected` once the
     caller has sent its outbox (the caller runs `Outbox.after` off the event loop)."""

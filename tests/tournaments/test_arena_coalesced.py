@@ -56,3 +56,33 @@ def test_one_shared_render_a_second_and_the_late_one_shows_the_latest_state(
     assert f'data-user="{winner}"' in html and '<td class="points">2</td>' in html
     assert html.count('<td class="points">2</td>') == 2  # both results in it
     assert {g for g, _ in frames} >= {page, live.LIST_GROUP}
+
+
+@pytest.mark.django_db(transaction=True)  # the pass commits: its frames are sent on commit
+def test_a_pass_in_the_worker_sends_its_frames_in_one_event_loop(monkeypatch):
+    """The pass's task (no event loop in a worker): the games' frames and the pages'
+    sections go out together, one `async_to_sync` (one Redis connection), in order."""
+    t = arena()
+    entered(t, members(4))
+    loops: list[object] = []
+    real = live.broadcast.async_to_sync
+
+    def counted(func):
+        loops.append(func)
+        return real(func)
+
+    monkeypatch.setattr(live.broadcast, "async_to_sync", counted)
+    sent: list[str] = []
+    asend = live.broadcast.asend_message
+
+    async def kept(group: str, message: dict) -> bool:
+        sent.append(group)
+        return await asend(group, message)
+
+    monkeypatch.setattr(live.broadcast, "asend_message", kept)
+    assert "2 game(s) started" in tasks.arena_pass(t.id)
+    assert len(active(t)) == 2 and len(loops) == 1
+    page = live.group(t.id)
+    players = [live.member_group(t.id, p.blue.user_id) for p in active(t)]
+    assert page in sent and set(players) <= set(sent)
+    assert max(sent.index(g) for g in players) < sent.index(page)  # own sections first
