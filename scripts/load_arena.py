@@ -27,10 +27,12 @@ pages' round-robin. Measured and printed (JSON):
   end at least `UNPAIRED_MARGIN` s before the arena's end that never got a next game
   counts its wait until the arena's end (a lower bound), and `unpaired` says how many;
 - **standings after a result**: a game's end -> the first `sections` frame on that
-  player's page socket whose `arena` section shows the player's line with as many games
-  as the player has finished games that count (played out or on time: a forfeit,
-  resignation or abort counts for no sheet), per player and game (0 s if such a frame came
-  first);
+  player's page socket whose "Your entry" section (`entry`: their place, points and the
+  games those count, sent to that player's sockets alone) shows as many games as the
+  player has finished games that count (played out or on time: a forfeit, resignation or
+  abort counts for no sheet), per player and game (0 s if such a frame came first). The
+  shared `arena` section shows only the top of the standings, so a player's own line is
+  not there to read;
 - **nobody in two games**, from the database: no member with two games of the arena that
   overlap (a game made before the member's previous one ended); and during the run the
   players told of a game while their current one's end had not reached them;
@@ -73,7 +75,7 @@ ROOT = Path(__file__).resolve().parent.parent
 UNPAIRED_MARGIN = 3.0  # s: an end this long before the arena's end must be paired again
 COUNTED = ("played_out", "timed_out")  # endings a sheet counts (the others: no points)
 GAME_LINK = re.compile(r'data-game="([0-9A-Za-z]{10})"')
-LINE_GAMES = re.compile(r'<td class="points">-?\d+</td>\s*<td>(\d+)</td>')
+ENTRY_PLACE = re.compile(r'data-entry-place data-points="(-?\d+)" data-games="(\d+)"')
 
 
 @dataclass
@@ -158,9 +160,10 @@ class ArenaPlayer:
         self.current: ArenaSeat | None = None  # the game being played
         self.last_end: float | None = None     # the last game's end, awaiting a next game
         self.shown: dict[str, int] = {}        # each section's newest `at`
-        self.line_games = 0                    # games on this player's line, newest shown
-        self.reached: dict[int, float] = {}    # when the line first showed k games
-        self.due: dict[int, float] = {}        # the k-th counted end, awaiting its line
+        self.entry_games = 0                   # games "Your entry" counts, newest shown
+        self.entry_points = 0                  # points "Your entry" shows, newest shown
+        self.reached: dict[int, float] = {}    # when "Your entry" first showed k games
+        self.due: dict[int, float] = {}        # the k-th counted end, awaiting its entry
         self.counted = 0                       # this player's ended games that count
 
     @property
@@ -211,8 +214,8 @@ class ArenaPlayer:
             self.shown[name] = frame["at"]
             if name == "play":
                 self._play_section(html, now)
-            elif name == "arena":
-                self._arena_section(html, now)
+            elif name == "entry":
+                self._entry_section(html, now)
             elif name == "facts" and ('status-finished"' in html or 'status-cancelled"' in html):
                 self.shared.finished.set()
 
@@ -231,17 +234,16 @@ class ArenaPlayer:
             self.last_end = None
         self.games.put_nowait(game_id)
 
-    def _arena_section(self, html: str, now: float) -> None:
-        at = html.find(f'data-user="{self.name}"')
-        if at < 0:
-            return
-        found = LINE_GAMES.search(html, at)
+    def _entry_section(self, html: str, now: float) -> None:
+        """The player's own place: the games (and points) their result counts so far."""
+        found = ENTRY_PLACE.search(html)
         if found is None:
             return
-        games = int(found[1])
-        for k in range(self.line_games + 1, games + 1):
+        points, games = int(found[1]), int(found[2])
+        for k in range(self.entry_games + 1, games + 1):
             self.reached.setdefault(k, now)
-        self.line_games = max(self.line_games, games)
+        if games >= self.entry_games:
+            self.entry_games, self.entry_points = games, points
         for k in [k for k in self.due if k in self.reached]:
             self.measures.standings.append(self.reached[k] - self.due.pop(k))
 

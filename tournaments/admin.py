@@ -65,7 +65,8 @@ class ScheduleForm(forms.ModelForm):
 
     class Meta:
         model = Schedule
-        fields = ("name", "game_type", "system", "rounds", "duration", "time_control", "options",
+        fields = ("name", "game_type", "system", "rounds", "duration", "round_pause",
+                  "time_control", "options",
                   "rated", "table_size", "max_players", "every_hours", "lead_minutes",
                   "next_at", "active")
 
@@ -86,7 +87,7 @@ class ScheduleForm(forms.ModelForm):
                 rated=data.get("rated", False), max_players=data["max_players"],
                 table_size=data.get("table_size"), options=data.get("options") or {},
                 every_hours=data["every_hours"], lead_minutes=data["lead_minutes"],
-                duration=data.get("duration"))
+                duration=data.get("duration"), round_pause=data.get("round_pause"))
         except services.TournamentError as e:
             raise forms.ValidationError(str(e)) from None
         for key in ("game_type", "time_control", "options", "table_size", "rounds",

@@ -1,6 +1,7 @@
 """What a tournament's page shows of an arena (docs/tournaments-arena.md, "On the site"), read
 from the stored rows for `tournaments.pages`: the shared `arena` section (`arena_of`: the
-standings from scratch (`tournaments.arena_standings.standings`) with each player's sheet
+places from the entries' kept sheets (`tournaments.arena_standings.ranking`) with each
+shown player's sheet
 (the points of each game, the ones played on fire and the berserk wins marked), the podium
 once finished, the latest games), rendered once for every viewer, and a member's own part
 (`own_of`: their game in progress, whether they may berserk it now, paused), their `play`
@@ -13,10 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 
 from games.kinds import KindError, get_kind
-from games.models import Game
+from games.models import Game, Seat
 from tournaments import arena_standings as arenas
 from tournaments.arena import scoring
 from tournaments.models import Entry, Pairing, Tournament
@@ -110,33 +112,49 @@ def arena_of(tournament: Tournament, now: dt.datetime | None = None,
              every_line: bool = False) -> ArenaView:
     """The arena's shared section of its page, the same for every viewer (nobody marked:
     the page marks its own row and game): the top `LINES_SHOWN` lines of the standings,
-    or all of them (`every_line`: the standings' own page)."""
+    or all of them (`every_line`: the standings' own page). The places come from the
+    entries' kept sheets (`arenas.ranking`); only the games of the players shown (their
+    sheets) and the latest games are read."""
     now = now or timezone.now()
-    stored = arenas.load(tournament)
-    table = arenas.standings(tournament, stored)
-    entries = {e.id: e for e in stored.entries}
-    names = dict(get_user_model().objects.filter(pk__in=[e.user_id for e in stored.entries])
-                 .values_list("pk", "username"))
+    entries = {e.id: e for e in Entry.objects.filter(tournament=tournament).order_by("id")}
+    places = arenas.ranking(tournament, entries.values())
+    shown = list(places if every_line else places[:LINES_SHOWN])
+    finished = tournament.status == Tournament.Status.FINISHED
+    on_podium = [p for p in places if p.games > 0][:scoring.PODIUM_PLACES] if finished else []
+    ids = {p.id for p in shown} | {p.id for p in on_podium}
+    latest = list(Pairing.objects.filter(tournament=tournament).select_related("game")
+                  .order_by("-id")[:GAMES_SHOWN])
+    theirs = (Pairing.objects.filter(tournament=tournament)
+              .filter(Q(blue_id__in=ids) | Q(orange_id__in=ids)).select_related("game")
+              .order_by("id")) if ids else []
+    stored = arenas.Stored(tournament, list(entries.values()), list(theirs), {})
+    stored.seats = {(s.game_id, s.index): s for s in Seat.objects.filter(
+        game_id__in={p.game_id for p in [*stored.pairings, *latest]})}
+    counted = stored.counted()
+    users = {entries[i].user_id for i in ids} | {
+        entries[e].user_id for p in latest for e in (p.blue_id, p.orange_id)}
+    names = dict(get_user_model().objects.filter(pk__in=users).values_list("pk", "username"))
 
     def name(entry_id: int) -> str:
         return names.get(entries[entry_id].user_id, "?")
 
-    lines = [Line(s.rank, name(s.id), s.total, round(s.performance), s.games,
-                  _marks(s.sheet), s.sheet.on_fire, entries[s.id].withdrawn,
-                  entries[s.id].paused) for s in table]
-    by_id = {s.id: line for s, line in zip(table, lines, strict=True)}
-    podium = [by_id[s.id] for s in scoring.podium(table)] \
-        if tournament.status == Tournament.Status.FINISHED else []
-    rows = []
-    for p in reversed(stored.pairings[-GAMES_SHOWN:]):
-        rows.append(GameRow(p.game_id, name(p.blue_id), name(p.orange_id),
-                            _result(p, stored), p.game.status == Game.Status.ACTIVE,
-                            [name(e) for e, b in ((p.blue_id, p.blue_berserk),
-                                                  (p.orange_id, p.orange_berserk)) if b]))
-    active = sum(p.game.status == Game.Status.ACTIVE for p in stored.pairings)
+    def line(place: scoring.Place) -> Line:
+        sheet = scoring.sheet_of(place.id, counted, arenas.RULES)
+        entry = entries[place.id]
+        return Line(place.rank, name(place.id), place.total, round(place.performance),
+                    place.games, _marks(sheet), sheet.on_fire, entry.withdrawn, entry.paused)
+
+    lines = {p.id: line(p) for p in [*shown, *on_podium]}
+    rows = [GameRow(p.game_id, name(p.blue_id), name(p.orange_id), _result(p, stored),
+                    p.game.status == Game.Status.ACTIVE,
+                    [name(e) for e, b in ((p.blue_id, p.blue_berserk),
+                                          (p.orange_id, p.orange_berserk)) if b])
+            for p in latest]
+    active = Pairing.objects.filter(tournament=tournament,
+                                    game__status=Game.Status.ACTIVE).count()
     view = ArenaView(tournament.ends_at, _over(tournament, now),
-                     lines if every_line else lines[:LINES_SHOWN], podium, rows,
-                     active_games=active, entrants=len(lines))
+                     [lines[p.id] for p in shown], [lines[p.id] for p in on_podium], rows,
+                     active_games=active, entrants=len(places))
     try:
         kind = get_kind(tournament.game_type)
         view.seat_names = (kind.seat_label(0), kind.seat_label(1))
@@ -145,18 +163,23 @@ def arena_of(tournament: Tournament, now: dt.datetime | None = None,
     return view
 
 
-def own_of(tournament: Tournament, user: Any, now: dt.datetime | None = None) -> Own:
-    """`user`'s own part of the arena's page (a visitor: nothing of their own)."""
+def own_of(tournament: Tournament, user: Any, now: dt.datetime | None = None,
+           member: arenas.Member | None = None) -> Own:
+    """`user`'s own part of the arena's page (a visitor: nothing of their own); `member`:
+    their rows, when the caller read them (`arena_standings.members`)."""
     now = now or timezone.now()
     own = Own(over=_over(tournament, now), open=tournament.status in (
         Tournament.Status.SCHEDULED, Tournament.Status.RUNNING))
     if not getattr(user, "is_authenticated", False):
         return own
-    entry = Entry.objects.filter(tournament=tournament, user=user).first()
+    if member is None:
+        member = arenas.Member(Entry.objects.filter(tournament=tournament, user=user).first(),
+                               arenas.current_pairing(tournament, user))
+    entry = member.entry
     if entry is not None:
         own.entered = not entry.withdrawn
         own.paused = entry.paused
-    pairing = arenas.current_pairing(tournament, user)
+    pairing = member.pairing
     if pairing is not None:
         own.playing = pairing.game_id
         own.may_berserk = _may_berserk(tournament, pairing, user)

@@ -53,10 +53,13 @@ from tournaments.arena import pairing as pairing_rules
 from tournaments.arena import scoring
 from tournaments.arena_standings import (
     RULES,
-    Stored,
+    Played,
+    Roster,
     arena_game,
     current_pairing,
     load,
+    ranking,
+    roster,
     standings,
 )
 from tournaments.models import Entry, Pairing, Tournament
@@ -130,13 +133,13 @@ def pair(tournament_id: str, now: dt.datetime | None = None) -> str:
         forfeits = _forfeit_absent(tournament, now)
         if forfeits:
             said.append(f"{forfeits} forfeit(s)")
-        stored = load(tournament)
+        stored = roster(tournament)
         ends_at = tournament.ends_at
         assert ends_at is not None
         if now >= ends_at:
             if stored.busy():
                 return ", ".join(said)
-            played = any(p.game.status == Game.Status.FINISHED for p in stored.pairings)
+            played = any(p.finished for p in stored.played)
             tournament.status = (Tournament.Status.FINISHED if played
                                  else Tournament.Status.CANCELLED)
             tournament.finished_at = now
@@ -156,7 +159,7 @@ def pair(tournament_id: str, now: dt.datetime | None = None) -> str:
         return ", ".join(said)
 
 
-def free_players(stored: Stored) -> list[Entry]:
+def free_players(stored: Roster) -> list[Entry]:
     """The entrants a pass may pair: in no active game of the arena, neither paused nor
     withdrawn."""
     busy = stored.busy()
@@ -174,22 +177,21 @@ def follow_up(tournament_id: str, left: int) -> None:
         enqueue("tournaments.arena_pass", tournament_id, countdown=FOLLOW_UP_SECONDS)
 
 
-def _pair_free(tournament: Tournament, stored: Stored, now: dt.datetime
+def _pair_free(tournament: Tournament, stored: Roster, now: dt.datetime
                ) -> list[tuple[Pairing, Game]]:
     """Pair the free players now (the caller holds the tournament) and make each game."""
     busy = stored.busy()
-    table = standings(tournament, stored)
-    line = {s.id: s for s in table}
-    history: dict[int, list[Pairing]] = {e.id: [] for e in stored.entries}
-    for p in stored.pairings:
-        for entry_id in p.entry_ids():
-            history[entry_id].append(p)
+    line = {s.id: s for s in ranking(tournament, stored.entries)}
+    history: dict[int, list[Played]] = {e.id: [] for e in stored.entries}
+    for p in stored.played:
+        history[p.blue_id].append(p)
+        history[p.orange_id].append(p)
     waiting = []
     for entry in stored.entries:
         if entry.id in busy or entry.withdrawn:
             continue
         played = history[entry.id]
-        ended = [p.game.finished_at or p.game.created_at for p in played]
+        ended = [p.ended for p in played]
         since = max([tournament.starts_at, entry.free_since or entry.joined_at, *ended])
         recent = tuple(p.orange_id if p.blue_id == entry.id else p.blue_id
                        for p in reversed(played[-RECENT:]))
@@ -296,20 +298,33 @@ def game_scored(ending: Ending) -> None:
     counted = arena_game(pairing, seats)
     if counted is None:
         return
+    ratings = {e.id: e.rating for e in entries}
     for entry in entries:
+        outcome = counted.outcome_for(entry.id)
         sheet = scoring.Sheet(total=int(entry.points), streak=entry.streak, rules=RULES)
-        sheet = sheet.add(counted.outcome_for(entry.id))
+        sheet = sheet.add(outcome)
         entry.points, entry.streak = str(sheet.total), sheet.streak
-        entry.save(update_fields=["points", "streak"])
+        entry.games += 1
+        entry.performance_sum += scoring.performance_step(outcome, ratings)
+        entry.save(update_fields=KEPT)
+
+
+KEPT = ["points", "streak", "games", "performance_sum"]  # an entry's kept sheet
 
 
 def rescore(tournament: Tournament, entries: Sequence[Entry]) -> None:
-    """`entries`' kept points and streaks made again from the stored games."""
-    counted = load(tournament).counted()
+    """`entries`' kept sheets (points, streak, games, performance steps) made again from
+    the stored games."""
+    stored = load(tournament)
+    counted = stored.counted()
+    ratings = {e.id: e.rating for e in stored.entries}
     for entry in entries:
-        sheet = scoring.sheet_of(entry.id, counted, RULES)
+        outcomes = [g.outcome_for(entry.id) for g in counted if g.has(entry.id)]
+        sheet = scoring.build_sheet(outcomes, RULES)
         entry.points, entry.streak = str(sheet.total), sheet.streak
-        entry.save(update_fields=["points", "streak"])
+        entry.games = len(outcomes)
+        entry.performance_sum = sum(scoring.performance_step(o, ratings) for o in outcomes)
+        entry.save(update_fields=KEPT)
 
 
 @on_game_end("tournaments.arena_game_ended", Stage.AFTER_COMMIT, order=41)

@@ -34,16 +34,21 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.template.loader import render_to_string
 
+from common.queue import eager, enqueue
 from games.frames import broadcast
-from tournaments import pages
+from tournaments import arena_standings, pages
 from tournaments.models import Entry, Tournament
 
 log = logging.getLogger(__name__)
 
 EVERYONE = ("facts", "standings", "rounds")  # the sections every viewer sees alike
+# An arena's shared sections are rendered at most once this often (whole seconds: the
+# cache's timeouts are): at 200 players a game ends several times a second.
+SHARED_EVERY = 1
 
 
 LIST_GROUP = "tournaments"  # every socket on the tournaments' list
@@ -75,14 +80,16 @@ def page_names(tournament: Tournament, names: Iterable[str]) -> tuple[str, ...]:
 
 def sections(tournament: Tournament, names: Iterable[str], you: str = "",
              user: Any = None, playing: str | None = None,
-             ranking: pages.Ranking | None = None) -> dict[str, Any]:
+             ranking: pages.Ranking | None = None,
+             member: arena_standings.Member | None = None) -> dict[str, Any]:
     """The `sections` frame of `names` (those `tournament`'s page has), rendered for the
     viewer `user` (named `you`) playing `playing` (all empty: for nobody in
-    particular); `ranking` read once by a caller rendering "Your entry" for several."""
+    particular); `ranking` (and an arena's `member`: their entry and game) read once by a
+    caller rendering "Your entry" for several."""
     at = now_ms()
     wanted = page_names(tournament, names)
     context = pages.section_context(tournament, wanted, you=you, user=user, playing=playing,
-                                    ranking=ranking)
+                                    ranking=ranking, member=member)
     return {"type": "sections", "tournament": tournament.id, "at": at,
             "sections": {n: render_to_string(f"tournaments/_{n}.html", context).strip()
                          for n in wanted}}
@@ -134,25 +141,72 @@ def send_sections(tournament_id: str, names: Iterable[str] = EVERYONE,
     (`pages.OWN`): "Play now" (their game of the tournament in progress, or none) and
     "Your entry" (their place, points and pairing; the standings read once for them all),
     then `names` to every socket on the page (a player just paired hears of their game
-    before the shared render, which grows with the tournament). Failures are logged: what
-    was committed stands, and pages catch up on their next connect."""
+    before the shared render, which grows with the tournament); an arena's shared render
+    at most once a second (`shared_or_later`). All in one send (`send_frames`). Failures
+    are logged: what was committed stands, and pages catch up on their next connect."""
     try:
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
             return
-        users = list(get_user_model().objects.filter(pk__in=list(members)))
-        ranking = pages.ranking_of(tournament) if users else None
-        for user in users:  # first: a player just paired waits on no one else's render
-            playing = pages.viewer_of(tournament, user).playing
-            broadcast.send_to_group(member_group(tournament_id, user.pk),
-                                    sections(tournament, pages.OWN, user=user,
-                                             playing=playing, ranking=ranking))
+        frames = own_frames(tournament, members)
         names = page_names(tournament, set(names) - set(pages.OWN))
-        if names:
-            broadcast.send_to_group(group(tournament_id), sections(tournament, names))
-            broadcast.send_to_group(LIST_GROUP, row_frame(tournament))
+        if names and (not tournament.arena or shared_or_later(tournament_id)):
+            frames += shared_frames(tournament, names)
+        broadcast.send_frames(frames)
     except Exception:
         log.exception("tournament %s: its live sections could not be sent", tournament_id)
+
+
+def own_frames(tournament: Tournament, members: Iterable[int]
+               ) -> list[tuple[str, dict[str, Any]]]:
+    """Each member's own sections (`pages.OWN`), to their own sockets on the page."""
+    users = list(get_user_model().objects.filter(pk__in=list(members)))
+    ranking = pages.ranking_of(tournament) if users else None
+    rows = (arena_standings.members(tournament, [u.pk for u in users])
+            if tournament.arena and users else {})
+    frames = []
+    for user in users:
+        member = rows.get(user.pk)
+        playing = pages.viewer_of(tournament, user, member).playing
+        frames.append((member_group(tournament.pk, user.pk),
+                       sections(tournament, pages.OWN, user=user, playing=playing,
+                                ranking=ranking, member=member)))
+    return frames
+
+
+def shared_frames(tournament: Tournament, names: Iterable[str]
+                  ) -> list[tuple[str, dict[str, Any]]]:
+    """`names` rendered once for every socket on the page, and the list's row."""
+    return [(group(tournament.pk), sections(tournament, names)),
+            (LIST_GROUP, row_frame(tournament))]
+
+
+def shared_or_later(tournament_id: str) -> bool:
+    """May an arena's shared sections be rendered now? At most once per
+    `SHARED_EVERY` seconds per arena across the site's processes (the cache's `add`);
+    otherwise one render is sent that long later (`tournaments.arena_sections`), unless
+    one is already on its way: it reads the arena when it runs, after this change, so the
+    latest state is what every page gets and nothing is lost. When tasks run in this
+    process (tests, the embedded default) every change renders at once."""
+    if eager() or cache.add(f"arena-shared:{tournament_id}", 1, timeout=SHARED_EVERY):
+        return True
+    if cache.add(f"arena-shared-due:{tournament_id}", 1, timeout=SHARED_EVERY):
+        enqueue("tournaments.arena_sections", tournament_id, countdown=SHARED_EVERY)
+    return False
+
+
+def send_shared(tournament_id: str) -> None:
+    """The coalesced render (`shared_or_later`): every shared section of the arena's page
+    as it is now, and the list's row."""
+    try:
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if tournament is None:
+            return
+        cache.set(f"arena-shared:{tournament_id}", 1, timeout=SHARED_EVERY)
+        names = tuple(n for n in pages.sections_of(tournament) if n not in pages.OWN)
+        broadcast.send_frames(shared_frames(tournament, names))
+    except Exception:
+        log.exception("tournament %s: its shared sections could not be sent", tournament_id)
 
 
 def created(tournament_id: str) -> None:

@@ -132,7 +132,10 @@ class Entry(models.Model):
 
     In an arena (one long round: `first_round` 1, `withdrew_round` 1 once withdrawn)
     `points` is the sheet's total, kept as each game ends (`scoring.Sheet.add`), with
-    `streak` (wins in a row: two or more, on fire); `paused`: not paired until they
+    `streak` (wins in a row: two or more, on fire), `games` (the games counted) and
+    `performance_sum` (their `scoring.performance_step`s summed): the standings are
+    ranked from these (`arena_standings.ranking`) and equal a recomputation from the
+    games (tested); `paused`: not paired until they
     resume; `free_since`: when they last joined or resumed (a game's end is read from the
     game), the wait rule's clock.
 
@@ -151,6 +154,8 @@ class Entry(models.Model):
     absences = models.PositiveSmallIntegerField(default=0)
     points = models.CharField(max_length=16, default="0")
     streak = models.PositiveSmallIntegerField(default=0)  # an arena's wins in a row
+    games = models.PositiveIntegerField(default=0)  # an arena's games counted
+    performance_sum = models.IntegerField(default=0)  # an arena's: their performance steps
     paused = models.BooleanField(default=False)  # an arena's: not paired until resumed
     free_since = models.DateTimeField(null=True, blank=True)  # an arena's: joined, resumed
     final_rank = models.PositiveSmallIntegerField(null=True, blank=True)  # once finished
@@ -281,8 +286,8 @@ class Schedule(models.Model):
     `{time}` (18:00, UTC) and `{n}` (this schedule's count of tournaments, from 1) are
     filled in. The settings are checked by `tournaments.services.check_tournament`, as a
     member's tournament is. An arena (`system` "arena") takes its `duration` and ignores
-    `rounds`. `made` counts the tournaments it created; `last` is the
-    newest."""
+    `rounds`; a Swiss its `round_pause` (None: `create_tournament`'s default). `made`
+    counts the tournaments it created; `last` is the newest."""
 
     name = models.CharField(max_length=80, help_text="{date}, {time} (UTC) and {n} are "
                             "filled in, e.g. \"Hourly Cargo Connect {time}\"")
@@ -293,6 +298,9 @@ class Schedule(models.Model):
                                               "(an arena's: ignored)")
     duration = models.PositiveSmallIntegerField(null=True, blank=True,
                                                 help_text="an arena's minutes (30, 60, 90…)")
+    round_pause = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="a Swiss's seconds between rounds, 0 to 600 (empty: "
+        "the default, a minute for a live clock, none for correspondence)")
     time_control = models.CharField(max_length=8, blank=True, default="",
                                     help_text="\"\" untimed, \"5+3\" live, \"3d\" days per "
                                     "decision")

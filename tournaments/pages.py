@@ -236,11 +236,15 @@ class Viewer:
         return self.entry is not None and not self.entry.withdrawn
 
 
-def viewer_of(tournament: Tournament, user: Any) -> Viewer:
+def viewer_of(tournament: Tournament, user: Any,
+              member: arena_standings.Member | None = None) -> Viewer:
     """`user` in `tournament`: their entry and their game in progress (a Swiss: their
-    table's in the running round; an arena: their pairing's)."""
+    table's in the running round; an arena: their pairing's, or `member`'s when the caller
+    read it)."""
     if not getattr(user, "is_authenticated", False):
         return Viewer(None, None)
+    if member is not None:
+        return Viewer(member.entry, member.pairing.game_id if member.pairing else None)
     entry = Entry.objects.filter(tournament=tournament, user=user).first()
     playing = None
     if entry is not None and tournament.arena:
@@ -258,7 +262,7 @@ class Ranking:
     finished rounds, an arena's from its games. Read once for a change and shared by every
     member's "Your entry" it renders."""
 
-    places: dict[int, tuple[int, str]]  # member id -> (rank, points in words)
+    places: dict[int, tuple[int, str, int]]  # member id -> (rank, points in words, games)
 
     @property
     def size(self) -> int:
@@ -268,13 +272,14 @@ class Ranking:
 def ranking_of(tournament: Tournament) -> Ranking:
     """`Ranking` of `tournament` (empty before any standings exist)."""
     if tournament.arena:
-        entries = dict(Entry.objects.filter(tournament=tournament)
-                       .values_list("pk", "user_id"))
-        return Ranking({entries[s.id]: (s.rank, str(s.total))
-                        for s in arena_standings.standings(tournament) if s.id in entries})
+        rows = list(Entry.objects.filter(tournament=tournament).only(
+            "id", "user_id", "rating", "points", "games", "performance_sum"))
+        users = {e.id: e.user_id for e in rows}
+        return Ranking({users[s.id]: (s.rank, str(s.total), s.games)
+                        for s in arena_standings.ranking(tournament, rows)})
     if not tournament.round_set.filter(finished_at__isnull=False).exists():
         return Ranking({})
-    return Ranking({line.user_id: (line.rank, fraction_text(line.points))
+    return Ranking({line.user_id: (line.rank, fraction_text(line.points), line.games)
                     for line in standings(tournament)})
 
 
@@ -292,6 +297,7 @@ class YourEntry:
     rank: int | None = None
     of: int = 0
     points: str = ""
+    games: int = 0  # the games their points count (an arena's: finished, not forfeited)
     pairing: str = ""  # their current (or latest) game or bye, in words
 
     @property
@@ -299,13 +305,15 @@ class YourEntry:
         return self.entry is not None and not self.entry.withdrawn
 
 
-def your_entry(tournament: Tournament, user: Any, ranking: Ranking | None = None
-               ) -> YourEntry:
-    """`user`'s "Your entry" now; `ranking` when the caller read it for several members."""
+def your_entry(tournament: Tournament, user: Any, ranking: Ranking | None = None,
+               member: arena_standings.Member | None = None) -> YourEntry:
+    """`user`'s "Your entry" now; `ranking` (and an arena's `member`) when the caller read
+    them for several members."""
     is_open = tournament.status in (Tournament.Status.SCHEDULED, Tournament.Status.RUNNING)
     if not getattr(user, "is_authenticated", False):
         return YourEntry(open=is_open)
-    entry = Entry.objects.filter(tournament=tournament, user=user).first()
+    entry = (member.entry if member is not None
+             else Entry.objects.filter(tournament=tournament, user=user).first())
     own = YourEntry(signed_in=True, entry=entry, open=is_open, can_join=entry is None)
     if entry is None:
         return own
@@ -313,16 +321,18 @@ def your_entry(tournament: Tournament, user: Any, ranking: Ranking | None = None
     ranked = ranking if ranking is not None else ranking_of(tournament)
     place = ranked.places.get(user.pk)
     if place is not None:
-        (own.rank, own.points), own.of = place, ranked.size
-    own.pairing = _pairing_words(tournament, entry)
+        (own.rank, own.points, own.games), own.of = place, ranked.size
+    own.pairing = _pairing_words(tournament, entry, member)
     return own
 
 
-def _pairing_words(tournament: Tournament, entry: Entry) -> str:
+def _pairing_words(tournament: Tournament, entry: Entry,
+                   member: arena_standings.Member | None = None) -> str:
     """The entrant's game now (an arena's) or in the latest round (a Swiss's), in words."""
     kind = _kind(tournament)
     if tournament.arena:
-        pairing = arena_standings.current_pairing(tournament, entry.user)
+        pairing = (member.pairing if member is not None
+                   else arena_standings.current_pairing(tournament, entry.user))
         if pairing is None:
             return ""
         seat = 0 if pairing.blue_id == entry.pk else 1
@@ -405,16 +415,17 @@ def sections_of(tournament: Tournament) -> tuple[str, ...]:
 
 def section_context(tournament: Tournament, names: tuple[str, ...] | list[str] = SECTIONS,
                     you: str = "", user: Any = None, playing: str | None = None,
-                    ranking: Ranking | None = None) -> dict[str, Any]:
+                    ranking: Ranking | None = None,
+                    member: arena_standings.Member | None = None) -> dict[str, Any]:
     """What the partials of `names` read: the page renders them all for its viewer; the
     live frames (tournaments.live) render them for nobody in particular (`you` "", no
     `user`, no game) once for every socket, or a member's own "Play now" (`playing`; an
     arena's: `user`'s own part, `arena_pages.own_of`) for them."""
     context: dict[str, Any] = {"t": tournament, "you": you, "playing": playing}
     if "entry" in names:
-        context["your"] = your_entry(tournament, user, ranking)
+        context["your"] = your_entry(tournament, user, ranking, member)
     if "play" in names and tournament.arena:
-        context["own"] = arena_pages.own_of(tournament, user)
+        context["own"] = arena_pages.own_of(tournament, user, member=member)
     if "arena" in names and tournament.arena:
         context["arena"] = arena_pages.arena_of(tournament)
     if "facts" in names:

@@ -51,11 +51,13 @@ def check_schedule(*, name: str, game_type: str, system: str = "swiss", rounds: 
                    time_control: str = "", rated: bool = True, max_players: int = 64,
                    table_size: int | None = None, options: dict[str, Any] | None = None,
                    every_hours: int = 24, lead_minutes: int = 30,
-                   duration: int | None = None) -> dict[str, Any]:
+                   duration: int | None = None, round_pause: int | None = None
+                   ) -> dict[str, Any]:
     """A schedule's settings checked by the tournaments' own rules
     (`services.check_tournament`, on the name as the largest sample fills it in) and its
     period's: the tournament fields as stored, or a TournamentError in words. A Swiss or
-    an arena (`duration` minutes, a live time control, a two-seat game)."""
+    an arena (`duration` minutes, a live time control, a two-seat game); a Swiss's
+    `round_pause` (None: the default)."""
     if system not in Tournament.System.values:
         raise TournamentError(f"no tournament system {system!r}")
     if not 1 <= every_hours <= MAX_EVERY_HOURS:
@@ -70,7 +72,7 @@ def check_schedule(*, name: str, game_type: str, system: str = "swiss", rounds: 
     fields = services.check_tournament(
         name=sample, game_type=game_type, rounds=rounds, time_control=time_control,
         rated=rated, max_players=max_players, table_size=table_size, options=options,
-        system=system, duration=duration)
+        system=system, duration=duration, round_pause=round_pause)
     fields.pop("name")
     return fields
 
@@ -125,7 +127,8 @@ def create_next(pk: int, now: dt.datetime | None = None) -> Tournament | None:
             game_type=schedule.game_type, rounds=schedule.rounds, starts_at=starts_at,
             time_control=schedule.time_control, rated=schedule.rated,
             max_players=schedule.max_players, table_size=schedule.table_size,
-            options=schedule.options, system=schedule.system, duration=schedule.duration)
+            options=schedule.options, system=schedule.system, duration=schedule.duration,
+            round_pause=schedule.round_pause)
         schedule.next_at = announced + period
         schedule.made = number
         schedule.last = tournament

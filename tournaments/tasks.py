@@ -1,6 +1,7 @@
 """The tournaments' Celery tasks: `tick` from beat (CELERY_BEAT_SCHEDULE), `advance` sent by
 name (`common.queue.enqueue`) once a round's last game has ended, `arena_pass` sent by
-name when an arena's players become free. The tick first announces
+name when an arena's players become free, `arena_sections` when an arena page's shared
+sections were rendered less than a second before. The tick first announces
 the schedules' due tournaments (`tournaments.schedules.create_due`, once per period under
 the schedule's lock). Both call
 `tournaments.rounds.advance`, which holds the tournament (an advisory lock on PostgreSQL,
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import arenas, rounds, schedules
+from games.frames import broadcast
+
+from . import arenas, live, rounds, schedules
 
 
 @shared_task(name="tournaments.tick", time_limit=300, ignore_result=True)
@@ -29,5 +32,14 @@ def advance(tournament_id: str) -> str:
 @shared_task(name="tournaments.arena_pass", time_limit=60, ignore_result=True)
 def arena_pass(tournament_id: str) -> str:
     """An arena's pairing pass, sent by name when its players become free (a game's end,
-    a join, a resume): `tournaments.arenas.pair`."""
-    return arenas.pair(tournament_id)
+    a join, a resume): `tournaments.arenas.pair`, its frames (the games made, the pages'
+    sections) sent together (`broadcast.sent_together`: one Redis connection, not one per
+    frame, in the worker)."""
+    return broadcast.sent_together(arenas.pair)(tournament_id)
+
+
+@shared_task(name="tournaments.arena_sections", time_limit=60, ignore_result=True)
+def arena_sections(tournament_id: str) -> None:
+    """An arena page's shared sections, rendered once for the changes of the last second
+    (`tournaments.live.shared_or_later`)."""
+    live.send_shared(tournament_id)

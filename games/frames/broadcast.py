@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -169,6 +169,42 @@ def send_message(group: str, message: dict[str, Any], delivery: Delivery | None 
         outbox.messages.append((group, message, delivery))
         return None
     return async_to_sync(asend_message)(group, message)
+
+
+def send_frames(frames: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Several frames to their groups now, in order, in one call to the event loop (or,
+    inside `collected`, into the outbox). From a process without an event loop (a Celery
+    worker) each `send_to_group` is a loop of its own, and channels-redis opens a Redis
+    connection per loop: an arena pass's frames to its paired members and its page made
+    that a tenth of the worker's time (docs/tournaments-arena.md, "The CPU profile")."""
+    messages = [(group, group_message(frame, group=group), None) for group, frame in frames]
+    outbox: Outbox | None = getattr(_local, "outbox", None)
+    if outbox is not None:
+        outbox.messages.extend(messages)
+    elif messages:
+        async_to_sync(Outbox(list(messages)).send)()
+
+
+def sent_together(func: Callable[..., Result]) -> Callable[..., Result]:
+    """`func` for a process without an event loop (a Celery task): its sends collected and
+    sent in one event loop (one Redis connection) when it returns, also when it raised
+    after a commit, then what follows them (`after_sends`). Inside `collected` (a socket's
+    service call, or a task run in-process by one) `func` runs as it is: that outbox sends
+    its frames, in order."""
+
+    def run(*args: Any, **kwargs: Any) -> Result:
+        if getattr(_local, "outbox", None) is not None:
+            return func(*args, **kwargs)
+        result, outbox, error = collected(func)(*args, **kwargs)
+        if outbox.messages:
+            async_to_sync(outbox.send)()
+        for callback in outbox.after:
+            callback()
+        if error is not None:
+            raise error
+        return result  # type: ignore[return-value]
+
+    return run
 
 
 def after_sends(callback: Callable[[], None]) -> None:

@@ -283,10 +283,14 @@ class Clocks:
 
     def state(self, at: dt.datetime) -> dict[str, Any]:
         """The clocks as frames carry them (docs/live-protocol.md); a correspondence
-        game's also say each running seat's `deadlines` (ISO 8601, UTC)."""
+        game's also say each running seat's `deadlines` (ISO 8601, UTC), and a game with
+        seats that gain no increment (an arena's berserk) says which (`no_increment`), so
+        the page does not promise them the control's "+3"."""
         state = {"control": self.control.as_dict(), "remaining": self.remaining(at),
                  "running": list(self.running), "started": self.started,
                  "lag_ms": LAG_ALLOWANCE_MS}
+        if self.no_increment:
+            state["no_increment"] = sorted(self.no_increment)
         if not self.control.live:
             state["deadlines"] = [
                 d.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if d else None

@@ -112,6 +112,16 @@ def test_an_arena_page_on_both_screens_and_themes(chromium_path, live_url):
         page.wait_for_url("**/g/**")
         game_id = page.url.rstrip("/").rsplit("/", 1)[-1]
         expect(page.get_by_text("2:30").first).to_be_visible()
+        # Only the berserked seat's clock says it gains no increment (the control: 5+3).
+        expect(page.locator(".clock .clock-note")).to_have_count(1)
+        expect(page.locator(".clock[data-seat] .clock-note")).to_have_text("no increment")
+        for width, scheme in ((1366, "light"), (1366, "dark"), (390, "light"), (390, "dark")):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.emulate_media(color_scheme=scheme)
+            expect(page.locator(".clock .clock-note")).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            assert_accessible(page, f"arena berserked clock {width} {scheme}")
+            shoot(page, f"arena-berserk-clock-{width}-{scheme}")
     # The database, off Playwright's event loop once the browser is closed.
     seat = 0 if Pairing.objects.get(game_id=game_id).blue.user.username == player else 1
     assert games.get_game(game_id).clock["left"][seat] == 150_000

@@ -149,6 +149,7 @@ async def test_both_players_and_a_spectator_see_the_mark_live(users, connect):  
     sockets = {name: await connect(p.game_id, name) for name in names}
     for comm in sockets.values():
         assert comm.first["state"]["extras"]["marks"] == []
+        assert "no_increment" not in comm.first["state"]["clock"]  # only when some seat has
     await database_sync_to_async(services.berserk_game)(p.game_id, p.blue.user)
     for name, comm in sockets.items():
         got = [f for f in await frames(comm) if f.get("state")]
@@ -156,6 +157,7 @@ async def test_both_players_and_a_spectator_see_the_mark_live(users, connect):  
         assert [m["seat"] for m in state["extras"]["marks"]] == [0], name
         assert [a["seat"] for a in state["extras"]["actions"]] == [1], name
         assert state["clock"]["remaining"][0] == FIVE_THREE // 2, name
+        assert state["clock"]["no_increment"] == [0], name  # the page's "+3" is not Blue's
     await database_sync_to_async(move)(p)  # Blue's first move: Orange may still berserk
     await database_sync_to_async(move)(p)  # Orange's: nobody may now, the mark stays
     for name, comm in sockets.items():

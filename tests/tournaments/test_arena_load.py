@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.actors import Actor
-from tournaments import live
+from tournaments import arena_pages, live
 from tournaments.models import Entry, Pairing, Tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -72,8 +72,8 @@ def player(name: str, arena: Tournament) -> load_arena.ArenaPlayer:
                                   shared=load_arena.Shared(), rng=random.Random(1))
 
 
-def test_the_players_read_their_game_and_line_from_the_rendered_sections(
-        django_capture_on_commit_callbacks):
+def test_the_players_read_their_game_and_result_from_their_own_sections(
+        django_capture_on_commit_callbacks, monkeypatch):
     arena, _ = made(2)
     command("--start", arena.pk, "--seconds", "90")
     pairing = Pairing.objects.select_related("blue__user", "orange__user").get(tournament=arena)
@@ -81,12 +81,28 @@ def test_the_players_read_their_game_and_line_from_the_rendered_sections(
 
     seen = player(blue.username, arena)
     seen.read(live.viewer_sections(arena.pk, blue), 1.0)  # as on connect
-    assert seen.games.get_nowait() == pairing.game_id and seen.line_games == 0
+    assert seen.games.get_nowait() == pairing.game_id and seen.entry_games == 0
+    # The shared section shows only the top of the standings: the loser's line is not
+    # there, their own "Your entry" is.
+    monkeypatch.setattr(arena_pages, "LINES_SHOWN", 1)
+    frames: list[tuple[str, dict]] = []
+    monkeypatch.setattr(live.broadcast, "send_frames", frames.extend)
     with django_capture_on_commit_callbacks(execute=True):
-        games.resign(pairing.game_id, actor=Actor.member(pairing.orange.user))
+        games.resign(pairing.game_id, actor=Actor.member(blue))  # orange wins: 2 points
+    assert Entry.objects.get(pk=pairing.orange_id).points == "2"
+    assert Entry.objects.get(pk=pairing.blue_id).points == "0"
+    shared = [f for g, f in frames if g == live.group(arena.pk) and "arena" in f["sections"]]
+    assert shared and f'data-user="{blue.username}"' not in shared[-1]["sections"]["arena"]
+    own = [f for g, f in frames if g == live.member_group(arena.pk, blue.pk)]
+    assert own and "entry" in own[-1]["sections"]
     seen.due[1] = 1.5  # its first counted game ended then
-    seen.read(live.sections(Tournament.objects.get(pk=arena.pk), ("arena",)), 2.0)
-    assert seen.line_games == 1 and seen.measures.standings == [0.5]
+    for frame in shared + own:
+        seen.read({**frame, "at": frame["at"] + 10**6}, 2.0)  # newer than the connect's
+    assert (seen.entry_games, seen.entry_points) == (1, 0)
+    assert seen.measures.standings == [0.5] and not seen.due
+    # An older frame (its `at` before what is shown) is dropped, as the page drops it.
+    seen.read(live.viewer_sections(arena.pk, blue) | {"at": 0}, 3.0)
+    assert seen.entry_games == 1
 
 
 def test_the_checks_find_two_games_at_once_and_lost_games_and_turns():

@@ -77,6 +77,16 @@ def recomputed(t: Tournament) -> dict[int, int]:
     return {s.id: s.total for s in arenas.standings(t)}
 
 
+def kept_places(t: Tournament) -> list[tuple]:
+    """The places from the entries' kept sheets (what the pass and the pages read)."""
+    return [(p.rank, p.id, p.total, p.performance, p.games) for p in arenas.ranking(t)]
+
+
+def recomputed_places(t: Tournament) -> list[tuple]:
+    """The same from scratch: the stored games read again and scored."""
+    return [(s.rank, s.id, s.total, s.performance, s.games) for s in arenas.standings(t)]
+
+
 def test_an_arena_is_checked_like_any_tournament():
     t = arena()
     assert t.arena and t.rounds == 0 and t.duration == 60 and t.table_size == 2
@@ -246,6 +256,8 @@ def test_an_absent_player_forfeits_is_paused_and_the_game_counts_for_nobody():
     assert p.forfeit == 0 and games.get_game(p.game_id).status == Game.Status.FINISHED
     assert Entry.objects.get(pk=p.blue_id).paused
     assert kept(t) == recomputed(t) == {p.blue_id: 0, p.orange_id: 0}
+    assert kept_places(t) == recomputed_places(t)
+    assert [place[4] for place in kept_places(t)] == [0, 0]
 
 
 def test_the_end_makes_no_pairing_a_running_game_counts_then_the_podium(
@@ -293,6 +305,8 @@ def test_a_voided_game_is_taken_off_both_sheets(django_capture_on_commit_callbac
     with django_capture_on_commit_callbacks(execute=True):
         games.void_game(p.game_id, "test")
     assert kept(t) == recomputed(t) == {p.blue_id: 0, p.orange_id: 0}
+    assert kept_places(t) == recomputed_places(t)
+    assert [place[4] for place in kept_places(t)] == [0, 0]
 
 
 def test_a_schedule_announces_arenas():
@@ -340,9 +354,11 @@ def test_a_simulated_arena_keeps_its_rules_at_every_step(django_capture_on_commi
     rng = random.Random(46)
     t = arena()
     entered(t, members(7))
+    for i, entry in enumerate(Entry.objects.filter(tournament=t).order_by("id")):
+        Entry.objects.filter(pk=entry.pk).update(rating=1400 + 37 * i)  # performances differ
     clock = timezone.now()
     arenas.pair(t.id, clock)
-    for _ in range(12):
+    for _ in range(30):
         playing = active(t)
         assert playing and not in_two_games(t)
         resign(rng.choice(playing), rng.randrange(2), django_capture_on_commit_callbacks)
@@ -350,7 +366,11 @@ def test_a_simulated_arena_keeps_its_rules_at_every_step(django_capture_on_commi
         arenas.pair(t.id, clock)
         assert not in_two_games(t)
         assert kept(t) == recomputed(t)
-    assert Pairing.objects.filter(tournament=t).count() >= 12
+        # The standings the pass and the pages read (the kept sheets) are those a
+        # recomputation from the stored games gives: places, totals, performances, games.
+        assert kept_places(t) == recomputed_places(t)
+    assert Pairing.objects.filter(tournament=t).count() >= 30
+    assert any(place[4] >= 3 for place in kept_places(t))  # performances, not ratings
 
 
 def test_the_admin_form_saves_an_hourly_arena():
@@ -397,3 +417,25 @@ def test_a_pass_that_leaves_two_waiting_sends_one_follow_up(monkeypatch,
     with django_capture_on_commit_callbacks(execute=True):
         arenas.pair(t.id)
     assert len(sent) == 1  # one free player left: no follow-up
+
+
+def test_the_migration_fills_the_kept_games_and_performances_from_the_stored_games(
+        django_capture_on_commit_callbacks):
+    """An arena running when migration 0006 is applied: its entries' games and performance
+    steps are made from its stored games, so its places stay those from scratch."""
+    import importlib
+
+    from django.apps import apps
+
+    t = arena()
+    entered(t, members(4))
+    clock = timezone.now()
+    arenas.pair(t.id, clock)
+    for _ in range(8):
+        resign(active(t)[0], 0, django_capture_on_commit_callbacks)
+        clock += dt.timedelta(seconds=2)
+        arenas.pair(t.id, clock)
+    expected = recomputed_places(t)
+    Entry.objects.filter(tournament=t).update(games=0, performance_sum=0)  # before 0006
+    importlib.import_module("tournaments.migrations.0006_entry_kept_sheet").backfill(apps, None)
+    assert kept_places(t) == expected and any(place[4] >= 3 for place in expected)

@@ -119,6 +119,24 @@ def test_the_admin_form_saves_the_checked_settings():
     assert saved.table_size == 4 and saved.time_control == "5+3"
 
 
+def test_a_schedule_s_pause_between_rounds_goes_into_its_swiss():
+    """The schedule's own pause (seconds) is the Swiss's `round_pause`; empty is the
+    default of the clock (a minute live, none in correspondence)."""
+    paused = schedule(round_pause=150, time_control="5+3")
+    default = schedule(name="Daily {date}", time_control="5+3")
+    slow = schedule(name="Slow {date}", time_control="3d")
+    schedules.create_due(NOW)
+    made = {s.pk: Schedule.objects.get(pk=s.pk).last for s in (paused, default, slow)}
+    assert made[paused.pk].round_pause == 150
+    assert made[default.pk].round_pause == services.ROUND_PAUSE
+    assert made[slow.pk].round_pause == 0
+    form = ScheduleForm(data=form_data(round_pause=90))
+    assert form.is_valid(), form.errors
+    assert form.save().round_pause == 90
+    form = ScheduleForm(data=form_data(round_pause=601))
+    assert not form.is_valid() and "pause between rounds" in str(form.errors)
+
+
 def test_the_admin_form_refuses_in_the_services_words():
     form = ScheduleForm(data=form_data(table_size=2))
     assert not form.is_valid()

@@ -212,21 +212,71 @@ class Standing:
     sheet: Sheet
 
 
+def performance_step(outcome: Outcome, ratings: Mapping[int, int]) -> int:
+    """One game's share of lichess's performance: the opponent's rating plus 500 for a
+    win, minus 500 for a loss (what the site keeps summed on the entry as games end)."""
+    if outcome.opponent is None or outcome.opponent not in ratings:
+        raise ValueError(f"an opponent who is not an entrant: {outcome!r}")
+    step = {Result.WIN: PERFORMANCE_STEP, Result.DRAW: 0, Result.LOSS: -PERFORMANCE_STEP}
+    return ratings[outcome.opponent] + step[outcome.result]
+
+
+def mean_performance(steps: int, games: int, rating: int) -> Fraction:
+    """The performance from the sum of its `games` steps: their mean, or the player's own
+    rating until they have played three games. Exact (a Fraction), so recomputing it
+    gives the same order."""
+    return Fraction(rating) if games < PERFORMANCE_MIN_GAMES else Fraction(steps, games)
+
+
 def performance(
     outcomes: Sequence[Outcome], rating: int, ratings: Mapping[int, int]
 ) -> Fraction:
     """lichess's tournament performance: the mean, over the games, of the opponent's rating
     plus 500 for a win, minus 500 for a loss; the player's own rating until they have played
-    three games. Exact (a Fraction), so recomputing it gives the same order."""
-    if len(outcomes) < PERFORMANCE_MIN_GAMES:
-        return Fraction(rating)
-    step = {Result.WIN: PERFORMANCE_STEP, Result.DRAW: 0, Result.LOSS: -PERFORMANCE_STEP}
-    total = 0
-    for outcome in outcomes:
-        if outcome.opponent is None or outcome.opponent not in ratings:
-            raise ValueError(f"an opponent who is not an entrant: {outcome!r}")
-        total += ratings[outcome.opponent] + step[outcome.result]
-    return Fraction(total, len(outcomes))
+    three games."""
+    steps = sum(performance_step(outcome, ratings) for outcome in outcomes)
+    return mean_performance(steps, len(outcomes), rating)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A player's figures as the site keeps them on the entry as games end: the total, the
+    games counted and the sum of their performance steps (`performance_step`)."""
+
+    id: int
+    rating: int
+    total: int
+    games: int
+    steps: int
+
+    @property
+    def performance(self) -> Fraction:
+        return mean_performance(self.steps, self.games, self.rating)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A line of the standings without its sheet: the rank, the total, the performance and
+    the games counted (`ranked`, from the kept figures)."""
+
+    rank: int
+    id: int
+    total: int
+    performance: Fraction
+    games: int
+
+
+def order_key(id_: int, total: int, perf: Fraction) -> tuple[int, Fraction, int]:
+    """The standings' order: the total first, then the performance, then the lower id."""
+    return (-total, -perf, id_)
+
+
+def ranked(kept: Iterable[Kept]) -> tuple[Place, ...]:
+    """Every player ranked from their kept figures: the same order as `standings` from
+    the games, without reading a game."""
+    lines = sorted(kept, key=lambda k: order_key(k.id, k.total, k.performance))
+    return tuple(Place(rank, k.id, k.total, k.performance, k.games)
+                 for rank, k in enumerate(lines, start=1))
 
 
 def standings(
@@ -252,7 +302,7 @@ def standings(
         sheet = build_sheet(outcomes, rules)
         perf = performance(outcomes, entrant.rating, ratings)
         rows.append((entrant.id, sheet, perf, len(outcomes)))
-    rows.sort(key=lambda row: (-row[1].total, -row[2], row[0]))
+    rows.sort(key=lambda row: order_key(row[0], row[1].total, row[2]))
     return tuple(
         Standing(rank, id_, sheet.total, perf, count, sheet)
         for rank, (id_, sheet, perf, count) in enumerate(rows, start=1)

@@ -1,7 +1,8 @@
 // The players' clocks on a live game page, for any game (the shell drives it). The server
 // owns the clocks (docs/clocks.md): each state it sends has `clock` = {control: {kind,
 // label, ...}, remaining: [ms | null per seat], running: [seat indexes], started, lag_ms,
-// and in correspondence deadlines: [ISO date | null per seat]},
+// in correspondence deadlines: [ISO date | null per seat], and no_increment: [seat
+// indexes] when some seats gain no increment (an arena's berserk)},
 // the time left as the state was made. This module only counts the running clocks down
 // for display, from the moment the state arrived, until the next state replaces it; it
 // never decides that a flag fell (the server's `ended` frame says so).
@@ -113,6 +114,10 @@ export class ClockDisplay {
         item.append(shown, el("span", "visually-hidden", mine ? `You, ${full}` : full), time);
       } else {
         item.append(el("span", slot ? "clock-name visually-hidden" : "clock-name", full), time);
+      }
+      if ((this.clock.no_increment || []).includes(index) && this.clock.control?.increment_ms) {
+        // A seat that gains none (an arena's berserk): the control's "+3" is not theirs.
+        item.append(el("span", "clock-note", "no increment"));
       }
       const deadline = (this.clock.deadlines || [])[index];
       if (deadline && !this.over) {
