@@ -1,6 +1,6 @@
 # The two commands: `make run` (serve the site at http://127.0.0.1:8000/; `make run PORT=8001`
 # for another port, whose address the emails' links then use: SITE_URL) and `make test`
-# (ruff and mypy beside pytest, which ends with its 50 slowest tests: where CI's time goes).
+# (ruff, mypy, then pytest, which ends with its 50 slowest tests: where CI's time goes).
 # The production topology for a trial: `make topology-start`,
 # `topology-status`, `topology-stop` (scripts/topology.sh; DATABASE_URL and REDIS_URL set),
 # and `make faults` (scripts/faults.py: the fault trials, with their own PostgreSQL and Redis).
@@ -57,24 +57,13 @@ worker: $(STAMP)
 	@echo "==> Starting the Celery worker with beat"
 	exec $(VENV)/bin/celery -A cargosite worker -B -l info
 
-# ruff and mypy run beside pytest, not before it (issue #43, session 28: docs/testing.md):
-# the suite leaves the cores partly idle and mypy from a clean clone takes a minute or more.
-# Their output is printed after pytest's, each under its heading, and the target fails if
-# any of the three fails (the three exit statuses are printed). TEST_PATHS picks the tests.
-TEST_PATHS ?= tests/
 test: $(STAMP)
-	@echo "==> ruff check . and mypy (django-stubs; engine, express and the apps: pyproject.toml [tool.mypy]) beside pytest; their output follows pytest's"
-	@echo "==> pytest $(TEST_PATHS) on $(TEST_WORKERS) workers (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
-	@checks=$$(mktemp -d); \
-	( $(VENV)/bin/ruff check . >$$checks/ruff 2>&1; echo $$? >$$checks/ruff.status ) & \
-	( $(VENV)/bin/mypy >$$checks/mypy 2>&1; echo $$? >$$checks/mypy.status ) & \
-	$(VENV)/bin/pytest $(TEST_PATHS) $(XDIST) --durations=50; pytest=$$?; \
-	wait; \
-	echo "==> ruff check ."; cat $$checks/ruff; \
-	echo "==> mypy"; cat $$checks/mypy; \
-	ruff=$$(cat $$checks/ruff.status); mypy=$$(cat $$checks/mypy.status); rm -rf $$checks; \
-	echo "==> exit statuses: ruff $$ruff, mypy $$mypy, pytest $$pytest"; \
-	[ "$$ruff" = 0 ] && [ "$$mypy" = 0 ] && [ "$$pytest" = 0 ]
+	@echo "==> ruff check ."
+	$(VENV)/bin/ruff check .
+	@echo "==> mypy (django-stubs; engine, express and the apps: pyproject.toml [tool.mypy])"
+	$(VENV)/bin/mypy
+	@echo "==> pytest tests/ on $(TEST_WORKERS) workers (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
+	$(VENV)/bin/pytest tests/ $(XDIST) --durations=50
 
 # The inner loop's tier: the engines, the units and the platform, without the browser tests,
 # the fault tests, the topology and the modules tests/conftest.py lists as slow
