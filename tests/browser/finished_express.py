@@ -11,6 +11,13 @@ resets them), so it sees exactly what the services wrote, in well under a second
 rows the play created are kept: those the flushed database already holds (content types,
 permissions) are left to it.
 
+Under pytest-xdist the play's rows are shared by the run's workers too: the first worker to
+ask plays and writes them to a file named after the run (`PYTEST_XDIST_TESTRUNUID`, under
+a lock); a worker that asks later loads that file instead of playing again (issue #43,
+session 28: the play was 35 s of a loaded worker, once per worker). The rows carry their own
+ids and each worker's database is flushed the same way, so they load alike anywhere; with
+no file (its writer gone and its file removed) a worker plays as before.
+
 No receiver of `post_save` creates rows (games/sockets/signout.py only sends a socket message, and
 not for a created row), so loading without signals leaves out nothing the play wrote.
 """
@@ -18,8 +25,13 @@ not for a created row), so loading without signals leaves out nothing the play w
 from __future__ import annotations
 
 import atexit
+import fcntl
+import json
+import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +73,28 @@ def _play(django_user_model: Any) -> str:
     return str(game.id)
 
 
+def _shared() -> Path | None:
+    """The run's file of the play's rows, shared by its xdist workers (None without xdist)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    return Path(tempfile.gettempdir()) / f"cargo-finished-express-{run}.json" if run else None
+
+
+@contextmanager
+def _locked(shared: Path) -> Iterator[None]:
+    with open(shared.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _forget(shared: Path) -> None:
+    with _locked(shared):
+        shared.unlink(missing_ok=True)
+    shared.with_suffix(".lock").unlink(missing_ok=True)
+
+
 def _load(rows: Path) -> None:
     """The rows back, a `bulk_create` per model in one transaction (`loaddata` saves them
     one at a time: several seconds here for the game's ~1,000 rows), then each model's
@@ -89,13 +123,37 @@ def _load(rows: Path) -> None:
 
 def finished_express_game(django_user_model: Any) -> str:
     """The finished game's id, its rows in the (transactional, flushed) test database: played
-    by the process's first caller, loaded from that play's rows for every later one."""
-    from django.apps import apps
-    from django.core import serializers
+    by the run's first caller (under xdist, the first worker's), loaded from that play's rows
+    for every later one."""
 
     if _BUILT:
         _load(_BUILT["rows"])
         return str(_BUILT["game"])
+    shared = _shared()
+    if shared is None:
+        return _play_and_keep(django_user_model)
+    with _locked(shared):  # another worker may be playing it: wait for its rows
+        if shared.exists():
+            made = json.loads(shared.read_text(encoding="utf-8"))
+            folder = Path(tempfile.mkdtemp(prefix="cargo-finished-express-"))
+            atexit.register(shutil.rmtree, folder, ignore_errors=True)
+            rows = folder / "finished-express.json"
+            rows.write_text(made["rows"], encoding="utf-8")
+            _BUILT.update(game=made["game"], rows=rows)
+            _load(rows)
+            return str(made["game"])
+        game_id = _play_and_keep(django_user_model)
+        shared.write_text(json.dumps({"game": game_id, "rows": _BUILT["rows"].read_text(
+            encoding="utf-8")}), encoding="utf-8")
+        atexit.register(_forget, shared)
+        return game_id
+
+
+def _play_and_keep(django_user_model: Any) -> str:
+    """Play the game in this process's database and keep the rows the play wrote."""
+    from django.apps import apps
+    from django.core import serializers
+
     models = [model for model in apps.get_models() if model._meta.managed
               and not model._meta.proxy]
     before = _pks(models)

@@ -1,7 +1,12 @@
 """The matrix's admin: every admin URL pattern belongs to a row (a model of the site's apps
 has a row per view, a model of another app the superuser-only rows), every admin action
 of the site's models has its row, and each role gets its cell's outcome; the admin shows
-no bot seed and no guest's session key."""
+no bot seed and no guest's session key.
+
+The admin's world (`AdminWorld`: a dozen scenes made through the services, games played and
+rated among them) is made once for the module (tests.module_db): every cell already runs in
+a transaction rolled back after it, so each test and each role still finds the same rows.
+Making it per test was about 1.4 s of each of the 157 tests (issue #43, session 28)."""
 
 from __future__ import annotations
 
@@ -27,9 +32,17 @@ from puzzles.daily import admin as daily_admin
 from puzzles.daily.models import DailyGame, DailyVoid
 from puzzles.models import Progress, Puzzle
 from rankings.models import BotRatingChange, RatingChange
+from tests.module_db import module_rows
 from tests.permissions import matrix
 from tests.permissions.test_views import url_names
-from tests.permissions.world import ADMIN_APPS, PUZZLE_RECORD, People, build, snapshot
+from tests.permissions.world import (
+    ADMIN_APPS,
+    PUZZLE_RECORD,
+    People,
+    build,
+    make_people,
+    snapshot,
+)
 from tournaments import services as tournaments
 from tournaments.models import Pairing, Schedule
 
@@ -101,7 +114,7 @@ class AdminWorld:
     """One of each row the admin lists, made through the services; recorders stand in for
     the actions that would run the solver or the generator, so that running them shows."""
 
-    def __init__(self, people: People, monkeypatch: Any) -> None:
+    def __init__(self, people: People, monkeypatch: pytest.MonkeyPatch) -> None:
         self.calls: list[str] = []
         online = build("online", people).game
         assert online is not None
@@ -286,10 +299,31 @@ def labels_of(row: matrix.AdminRow) -> list[str]:
     return [row.target]
 
 
+@pytest.fixture(scope="module")
+def made(django_db_setup, django_db_blocker):
+    """(people, world): made once for the module, rolled back at its end; the recorders
+    stay in place as long (a module-wide `MonkeyPatch`)."""
+    with module_rows(django_db_blocker), pytest.MonkeyPatch.context() as patches:
+        with django_db_blocker.unblock():
+            people = make_people()
+            world = AdminWorld(people, patches)
+        yield people, world
+
+
+@pytest.fixture
+def people(made, db) -> People:
+    return made[0]
+
+
+@pytest.fixture
+def world(made, db) -> AdminWorld:
+    made[1].calls.clear()
+    return made[1]
+
+
 @pytest.mark.parametrize("row", matrix.ADMIN, ids=lambda r: f"{r.target} {r.view}")
-def test_each_role_gets_its_outcome(row, people, monkeypatch):
+def test_each_role_gets_its_outcome(row, people, world):
     expected, actual, leaks = {}, {}, {}
-    world = AdminWorld(people, monkeypatch)
     for role in matrix.ADMIN_ROLES:
         expected[role] = row.outcome(role)
         seen = set()
@@ -303,8 +337,7 @@ def test_each_role_gets_its_outcome(row, people, monkeypatch):
     assert leaks == {}, "secrets in admin pages"
 
 
-def test_the_admin_shows_no_seed_and_no_guest_key(people, monkeypatch):
-    world = AdminWorld(people, monkeypatch)
+def test_the_admin_shows_no_seed_and_no_guest_key(people, world):
     client = admin_client("superuser", people)
     pages = [reverse("admin:games_game_change", args=[g.pk]) for g in Game.objects.all()]
     pages += [reverse("admin:daily_dailygame_change", args=[d.pk])
