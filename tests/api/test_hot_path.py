@@ -14,6 +14,7 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
+from accounts import bots as accounts_bots
 from api import limits
 from api.scopes import Scope
 from cargosite.cache import FallbackRedisCache
@@ -128,3 +129,19 @@ def test_the_limit_refuses_the_request_past_its_count(people):
         answers = [bearer_client(token).get("/api/user/marta").status_code for _ in range(3)]
     assert answers == [200, 200, 429]
     limits.clear(limits.per_address(), "127.0.0.1")
+
+
+@pytest.mark.django_db
+def test_the_doors_read_the_bot_flag_with_each_requests_token(people):
+    """The BOT check reads the player row loaded with the token, afresh each request."""
+    marta = people["marta"]
+    board, bot = token_for(marta, Scope.BOARD_PLAY), token_for(marta, Scope.BOT_PLAY)
+    url = "/api/{door}/game/nosuchgame/decision"
+    body = {"data": json.dumps({"ply": 0, "token": "a"}), "content_type": "application/json"}
+
+    def code(token: str, door: str) -> str:
+        return bearer_client(token).post(url.format(door=door), **body).json()["code"]
+
+    assert (code(board, "board"), code(bot, "bot")) == ("not_found", "not_a_bot")
+    accounts_bots.mark(marta)
+    assert (code(board, "board"), code(bot, "bot")) == ("bot_account", "not_found")
