@@ -22,6 +22,7 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 
 from accounts import bots as accounts_bots
@@ -33,9 +34,19 @@ from .errors import ApiError, Code
 UPGRADE_DOC = "POST /api/bot/account/upgrade"
 
 
+def _is_bot(user: Any) -> bool:
+    """`accounts.bots.is_bot` from the member's player row, which the token's check loaded
+    with the token (api.tokens, api.oauth: no query of its own on a decision); a query if
+    it was not loaded."""
+    try:
+        return user.player.bot_since is not None
+    except ObjectDoesNotExist:  # no player row: a person
+        return False
+
+
 def bots_only(user: Any) -> None:
     """The bot door: a BOT account's token only."""
-    if not accounts_bots.is_bot(user.pk):
+    if not _is_bot(user):
         raise ApiError(Code.NOT_A_BOT, "The bot endpoints play for BOT accounts only, and "
                        "this is a person's account: play through /api/board/… with a "
                        "'board:play' token, or make an account that has never played a "
@@ -44,7 +55,7 @@ def bots_only(user: Any) -> None:
 
 def people_only(user: Any) -> None:
     """The board door: a person's token only."""
-    if accounts_bots.is_bot(user.pk):
+    if _is_bot(user):
         raise ApiError(Code.BOT_ACCOUNT, "This is a BOT account: it plays through "
                        "/api/bot/… with a 'bot:play' token, never through the board "
                        "endpoints.")

@@ -4,7 +4,8 @@ so guessing tokens is slow too) and per token. A refusal is 429 `rate_limited` w
 
 Fixed windows counted in the site's cache (Redis in production, through
 `cargosite.cache.FallbackRedisCache`, which keeps counting in memory while Redis is down):
-one `add` and one `incr` per limit, both atomic in Redis, so two processes never both
+one atomic count per limit (`FallbackRedisCache.count`: `SET NX EX` and `INCR` in one
+MULTI, one round trip; `add` then `incr` on other caches), so two processes never both
 spend the last request of a window. Not allauth's limiter (internal to allauth, POST only,
 it says no wait) nor django-ninja's throttles (they read a history and write it back
 without a lock): docs/api.md, "Limits"."""
@@ -49,18 +50,26 @@ def charge(limit: Limit, who: str, now: float | None = None) -> None:
     """Count one request of `who` against `limit`, or refuse it (nothing else done)."""
     moment = time.time() if now is None else now
     window = int(moment // limit.seconds)
-    key = f"api:rl:{limit.name}:{who}:{window}"
-    cache.add(key, 0, timeout=limit.seconds + 1)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the key expired between the two calls: a new window
-        cache.add(key, 1, timeout=limit.seconds + 1)
-        count = 1
+    count = _counted(f"api:rl:{limit.name}:{who}:{window}", limit.seconds + 1)
     if count > limit.requests:
         wait = max(1, math.ceil((window + 1) * limit.seconds - moment))
         raise ApiError(Code.RATE_LIMITED, f"Too many requests from this {limit.name}: at "
                        f"most {limit.requests} in {limit.seconds} seconds. Try again in "
                        f"{wait} seconds.", retry_after=wait)
+
+
+def _counted(key: str, timeout: int) -> int:
+    """One more request in the window's counter: the cache's `count` where it has one
+    (`FallbackRedisCache`: one round trip), else `add` and `incr` (each atomic)."""
+    count = getattr(cache, "count", None)
+    if count is not None:
+        return int(count(key, timeout))
+    cache.add(key, 0, timeout=timeout)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # the key expired between the two calls: a new window
+        cache.add(key, 1, timeout=timeout)
+        return 1
 
 
 def clear(limit: Limit, who: str, now: float | None = None) -> None:

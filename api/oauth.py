@@ -78,8 +78,8 @@ def check(header: str, scope: Scope) -> AppToken:
         raise ApiError(Code.MALFORMED_TOKEN, "That is not an app token of this site: an "
                        f"app's token is '{PREFIX}' and 43 letters, digits, '-' or '_'.")
     checksum = checksum_of(token)
-    row = AppToken.objects.select_related("user", "application").filter(
-        token_checksum=checksum).first()
+    row = AppToken.objects.select_related("user__player", "application").filter(
+        token_checksum=checksum).first()  # the player row for the doors' check (api.bots)
     if row is None:
         if RevokedAppToken.objects.filter(checksum=checksum).exists():
             raise ApiError(Code.REVOKED_TOKEN, "This app's token was revoked.")

@@ -107,7 +107,9 @@ def check(header: str | None, scope: Scope) -> AccessToken:
     if not TOKEN_SHAPE.fullmatch(token):
         raise ApiError(Code.MALFORMED_TOKEN, "That is not a token of this site: a token is "
                        f"'{PREFIX}' and 43 letters, digits, '-' or '_'.")
-    row = AccessToken.objects.select_related("user").filter(digest=digest_of(token)).first()
+    # the member's player row with it: the doors' BOT check reads it (api.bots)
+    row = AccessToken.objects.select_related("user__player").filter(
+        digest=digest_of(token)).first()
     if row is None or not row.user.is_active:
         raise ApiError(Code.UNKNOWN_TOKEN, "No such token.")
     now = timezone.now()

@@ -9,6 +9,13 @@ Redis is back). After a failure Redis is tried again only after `RETRY_SECONDS`,
 outage costs one refused (or timed-out) connection per process every few seconds, not one
 per operation. One warning line per outage, then at most one a minute; the first
 operation that succeeds again logs that Redis is back.
+
+One Redis client (and so one connection pool) per process and server: Django makes a cache
+object per asyncio context, so per request under ASGI, and `RedisCache` gives each object
+its own client and pool, so every request opened a new TCP connection to Redis (with
+redis-py's handshake) and dropped it; the API's limits, asked on every request, paid that
+each time (docs/api.md, "The bot games' figures"). The client is thread-safe (redis-py's
+pool is), so the objects share it (`_shared_client`).
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+_CLIENTS: dict[str, Any] = {}  # servers and options -> the process's RedisCacheClient
+_CLIENTS_LOCK = threading.Lock()
 RETRY_SECONDS = 5.0
 LOG_EVERY_SECONDS = 60.0
 
@@ -65,6 +74,10 @@ class FallbackRedisCache(RedisCache):
         self._quiet = 0
         self._lock = threading.Lock()
 
+    @functools.cached_property
+    def _cache(self) -> Any:  # RedisCache's own, one per object: a pool per request
+        return _shared_client(self)
+
     def _went_down(self, error: BaseException) -> None:
         with self._lock:
             now = time.monotonic()
@@ -87,6 +100,25 @@ class FallbackRedisCache(RedisCache):
             log.warning("the cache's Redis answers again after %.0f s",
                         time.monotonic() - since)
 
+    def count(self, key: str, timeout: int) -> int:
+        """One more in the counter `key`, made at 0 to last `timeout` seconds if it is not
+        there: its new value. One round trip, atomic (`SET … NX EX` and `INCR` in one
+        MULTI), where `add` then `incr` take three (`incr` asks `EXISTS` first); in this
+        process's memory while Redis does not answer, as every operation here."""
+        if time.monotonic() >= self._down_until:
+            try:
+                made = self.make_and_validate_key(key)
+                pipe = self._cache.get_client(made, write=True).pipeline(transaction=True)
+                counted = int(pipe.set(made, 0, ex=timeout, nx=True).incr(made).execute()[1])
+            except (RedisConnectionError, RedisTimeoutError) as error:
+                self._went_down(error)
+            else:
+                if self._down_since is not None:
+                    self._came_back()
+                return counted
+        self._memory.add(key, 0, timeout=timeout)
+        return int(self._memory.incr(key))
+
     add = _falls_back(RedisCache.add)
     get = _falls_back(RedisCache.get)
     set = _falls_back(RedisCache.set)
@@ -98,3 +130,13 @@ class FallbackRedisCache(RedisCache):
     set_many = _falls_back(RedisCache.set_many)
     delete_many = _falls_back(RedisCache.delete_many)
     clear = _falls_back(RedisCache.clear)
+
+
+def _shared_client(cache: Any) -> Any:
+    """The process's client for `cache`'s servers and options, made once."""
+    key = repr((cache._servers, sorted(cache._options.items())))
+    with _CLIENTS_LOCK:
+        client = _CLIENTS.get(key)
+        if client is None:
+            client = _CLIENTS[key] = cache._class(cache._servers, **cache._options)
+        return client

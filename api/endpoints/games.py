@@ -15,6 +15,7 @@ from ninja import Router
 
 from games import access, services
 from games.actors import Actor
+from games.kinds import GameKind, get_kind
 from games.models import Game
 
 from .. import examples
@@ -40,6 +41,22 @@ def load(game_id: str) -> Game:
     except services.NotFound:
         raise ApiError(Code.NOT_FOUND, f"No game {game_id}.") from None
     return game
+
+
+def kind_to_decide(game_id: str) -> GameKind:
+    """The kind of a game a decision is sent to, with its mode's open checks run: one query
+    where `load` takes three (the game and its seats, then the mode again for the checks);
+    the turn itself reads the game (its warm copy or the locked row) and makes a due flag
+    fall (`services.apply_turn`: `flag_when_fallen`). The same refusals as `load`."""
+    if not GAME_ID.fullmatch(game_id):
+        raise ApiError(Code.NOT_FOUND, "No such game: a game id is 10 letters or digits.")
+    found = Game.objects.filter(pk=game_id).values_list("game_type", "mode").first()
+    if found is None:
+        raise ApiError(Code.NOT_FOUND, f"No game {game_id}.")
+    game_type, mode = found
+    if access.has_open_checks(mode):
+        access.run_open_checks(services.get_game(game_id))
+    return get_kind(game_type)
 
 
 @router.get("/game/{game_id}", operation_id="getGame", **endpoint(

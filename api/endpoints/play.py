@@ -34,7 +34,7 @@ from ..errors import ApiError, Code, from_game
 from ..operations import endpoint
 from ..schemas import ClaimIn, DecisionIn, PlayOut, QueueIn, ResignIn
 from ..scopes import Scope
-from .games import load
+from .games import kind_to_decide, load
 
 PLAY_REFUSALS = (Code.NOT_FOUND, Code.ILLEGAL, Code.NOT_A_PLAYER, Code.STALE_PLY)
 # Each door, its path, its title and the accounts it takes (api.bots: lichess keeps them
@@ -44,13 +44,12 @@ DOORS = {Scope.BOARD_PLAY: ("board", "Board", ("person", bots.people_only)),
 
 
 def decide(request: HttpRequest, game_id: str, decision: DecisionIn) -> dict[str, Any]:
-    game = load(game_id)
-    if len(decision.token) > game.kind.max_token_length:
-        raise ApiError(Code.BAD_REQUEST, f"token: at most {game.kind.max_token_length} "
+    kind = kind_to_decide(game_id)  # the open checks run; the turn makes a due flag fall
+    if len(decision.token) > kind.max_token_length:
+        raise ApiError(Code.BAD_REQUEST, f"token: at most {kind.max_token_length} "
                        "characters in this game")
     actor = Actor.member(bearer(request).user)
     try:
-        access.run_open_checks_for(game_id)
         result = services.apply_turn(game_id, actor=actor, ply=decision.ply,
                                      token=decision.token)
     except GameError as refused:
