@@ -115,7 +115,8 @@ nginx_config() {
         user="user nobody nogroup;"
         chown nobody "$DIR/nginx/tmp"
     fi
-    # What both proxied locations say (game sockets by game, the rest round-robin).
+    # What the proxied locations say (a game's sockets and API doors by game, the rest
+    # round-robin).
     cat >"$DIR/nginx/proxy_to_asgi.conf" <<EOF
 proxy_http_version 1.1;
 proxy_set_header Upgrade \$http_upgrade;
@@ -182,8 +183,19 @@ http {
     # both processes were marked and every game socket was refused (502) although both
     # were up (issue #28, point 1). A refused connection still goes to the next process
     # (proxy_next_upstream error), so a dead process costs a socket one refused connect.
+    # A game's key: its id, for its sockets and for the API's doors that play it or follow
+    # it (decisions, resign, claim, chat; its stream), so that a game's decisions reach the
+    # process holding its warm copy whichever door they come through (games/fast/warm.py;
+    # round-robin sent a bot's decisions to either process, and a turn after one on the
+    # other process took the locked path: docs/api.md, "The bot games' figures").
+    map \$uri \$cargo_game {
+        ~^/ws/game/(?<socket_game>[^/]+) \$socket_game;
+        ~^/api/(?:bot|board)/game/(?<played_game>[^/]+)/ \$played_game;
+        ~^/api/stream/game/(?<streamed_game>[^/]+) \$streamed_game;
+        default \$uri;
+    }
     upstream cargo_games {
-        hash \$request_uri consistent;
+        hash \$cargo_game consistent;
         server 127.0.0.1:${ASGI_PORTS[0]} max_fails=0;
         server 127.0.0.1:${ASGI_PORTS[1]} max_fails=0;
     }
@@ -214,6 +226,11 @@ http {
         }
 
         location /ws/game/ {
+            proxy_pass http://cargo_games;
+            include $DIR/nginx/proxy_to_asgi.conf;
+        }
+
+        location ~ ^/api/(?:(?:bot|board)/game|stream/game)/ {
             proxy_pass http://cargo_games;
             include $DIR/nginx/proxy_to_asgi.conf;
         }
