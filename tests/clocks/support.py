@@ -79,5 +79,5 @@ def frozen_time() -> Iterator[FrozenTime]:
     tests (tests/clocks/test_flag_watcher.py) run in real time."""
     clock = FrozenTime(timezone.now().replace(microsecond=0))
     with mock.patch.object(timezone, "now", side_effect=lambda: clock.now), \
-            mock.patch.object(timeouts.watcher, "add", lambda game_id, when: None):
+            mock.patch.object(timeouts.watcher, "add", lambda game_id, when, revision=0: None):
         yield clock

@@ -58,3 +58,44 @@ def test_the_watcher_makes_the_flag_fall_on_time(users, eager, own_watcher):
     game = services.get_game(game.id)
     assert (game.status, game.termination) == ("finished", "timed_out")
     assert [s.outcome for s in game.seat_list] == ["win", "loss"]
+
+
+def test_only_a_games_latest_flag_is_checked():
+    """Each turn moves the flag and tells the watcher again: the entries it superseded are
+    passed over when their time comes, so a game sends one check, not one a turn."""
+    watcher = timeouts.Watcher()
+    now = timezone.now()
+    first, second, third = (now - dt.timedelta(seconds=s) for s in (3, 2, 1))
+    watcher.add("g1", first, revision=1)
+    watcher.add("g1", third, revision=2)
+    watcher.add("g2", second, revision=7)
+    assert watcher.pending() == [(second + timeouts.WATCH_MARGIN, "g2"),
+                                 (third + timeouts.WATCH_MARGIN, "g1")]
+    assert watcher._pop_due(now + timeouts.WATCH_MARGIN) == ["g2", "g1"]
+    assert watcher.superseded == 1 and watcher.pending() == [] and not watcher.heap
+
+
+def test_a_flag_told_late_does_not_replace_a_later_revisions():
+    """Two commits of one game can call back out of order: the higher revision wins."""
+    watcher = timeouts.Watcher()
+    now = timezone.now()
+    watcher.add("g1", now + dt.timedelta(seconds=30), revision=5)
+    watcher.add("g1", now + dt.timedelta(seconds=10), revision=4)  # the older change
+    assert watcher.pending() == [(now + dt.timedelta(seconds=30) + timeouts.WATCH_MARGIN, "g1")]
+    assert watcher._pop_due(now + dt.timedelta(seconds=20)) == []
+    assert watcher._pop_due(now + dt.timedelta(seconds=31)) == ["g1"]
+
+
+def test_a_game_whose_flag_is_gone_is_not_checked(users, own_watcher,
+                                                  django_capture_on_commit_callbacks):
+    """A change that leaves no flag (the last turn ended the game, no clock runs) makes the
+    watcher forget the game when it commits."""
+    game = start(timed_game(users["alice"], users["bob"], "3+2"), users)
+    play(game.id, users["alice"])
+    assert [g for _, g in own_watcher.pending()] == [game.id]
+    game = services.get_game(game.id)
+    game.flag_at = None
+    with django_capture_on_commit_callbacks(execute=True):
+        timeouts.watch_on_commit(game)
+    assert own_watcher.pending() == []
+    assert own_watcher._pop_due(timezone.now() + dt.timedelta(hours=1)) == []

@@ -120,7 +120,7 @@ def test_timeouts_in_a_row_until_the_seat_decides_itself(picks_kind, users, froz
     """A timeout counts 1 on the seat (two in a row make it a leaver: test_leavers.py);
     the seat's own next decision, even from the process's warm copy of the game, sets it
     back to 0."""
-    monkeypatch.setattr(timeouts.watcher, "add", lambda game_id, when: None)  # we check
+    monkeypatch.setattr(timeouts.watcher, "add", lambda game_id, when, revision=0: None)  # we check
     people = [users[name] for name in NAMES]
     game = first_round(picks_game(people), people)
     pick(game.id, people[0], 0)
