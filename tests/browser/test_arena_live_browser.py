@@ -24,9 +24,12 @@ from tests.browser.axe import assert_accessible
 from tests.browser.dbwork import in_thread
 from tests.browser.devices import sign_in
 from tests.browser.screens import browser, new_page, shoot
+from tests.games.bot_support import eager
 from tests.tournaments.test_arena_site import play_plies
 from tournaments import arenas, services
 from tournaments.models import Pairing, Tournament
+
+__all__ = ["eager"]
 
 PASSWORD = "a-long-cargo-pass"
 NAMES = ("alice", "bob", "carol", "dmitri")
@@ -94,7 +97,9 @@ def shoot_both_themes(page, name: str, width: int, scheme: str) -> None:
     page.emulate_media(color_scheme=scheme)
 
 
-def test_four_players_follow_an_arena_live(arena, chromium_path, live_url):
+def test_four_players_follow_an_arena_live(arena, chromium_path, live_url, eager):
+    # `eager`: the site's tasks run here (with REDIS_URL set they would go to a broker no
+    # worker hears: the shared section's coalesced render and the passes).
     t = arena
     url = f"{live_url}/tournaments/{t.id}/"
     with browser(chromium_path) as opened:

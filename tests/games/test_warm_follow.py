@@ -35,7 +35,9 @@ def elsewhere(game, users, ply):
     _, outbox, error = broadcast.collected(lambda: turn(game, users, ply))()
     assert error is None
     warm._entries[game.id] = kept
-    [(_, message, _)] = outbox.messages
+    # The game's own group message; an ending also tells each seat's account (the API's
+    # event stream, `gameFinish`), which is not the game's.
+    [message] = [m for group, m, _ in outbox.messages if group == broadcast.game_group(game.id)]
     return kept, message
 
 
