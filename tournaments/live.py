@@ -225,11 +225,22 @@ def created(tournament_id: str) -> None:
 
 def after_game_frames(tournament_id: str, names: Iterable[str] = EVERYONE,
                       members: Iterable[int] = ()) -> None:
-    """`send_sections` once the frames the caller's service call sends are sent (a game's
-    end, from the finish seam: the game's own last frames first, not kept waiting on this
-    render; `games.frames.broadcast.after_sends`), or now outside a socket's call."""
+    """A game's end, from the finish seam's after-commit stage: `members`' own sections
+    (their place and points, their "Play now" gone) rendered now, so they join the
+    caller's sends right behind the game's own last frames (already collected at commit)
+    and a player's page shows the result as the game ends; `names` to every socket once
+    those frames are sent (`games.frames.broadcast.after_sends`: the shared render is the
+    larger, and an arena's is coalesced), or now outside a socket's call.
+
+    Measured (docs/tournaments-arena.md, "Session 29"): with the players' sections
+    deferred with the shared ones, a result reached a player's "Your entry" at p95 853 ms
+    in the 200-player arena; the deferred call waited for a live-db thread behind the
+    other games' turns and ends, then for the shared render."""
     names, members = tuple(names), tuple(members)
-    broadcast.after_sends(lambda: send_sections(tournament_id, names, members))
+    if members:
+        send_sections(tournament_id, (), members)
+    if names:
+        broadcast.after_sends(lambda: send_sections(tournament_id, names))
 
 
 def entrants(tournament_id: str) -> list[int]:

@@ -21,7 +21,7 @@ from tests.games.conftest import (  # noqa: F401  (fixtures; the first closes th
     session_cookie,
 )
 from tests.tournaments.test_live_socket import NAMES, frames, users  # noqa: F401  (a fixture)
-from tournaments import arenas, services
+from tournaments import arenas, live, services
 from tournaments.models import Pairing, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -156,3 +156,38 @@ async def test_pause_and_a_join_reach_the_arena_section(arena, users, connect): 
     assert ">eve<" in shared(got)[0]["arena"]
     await comm.disconnect()
     await alice.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_players_own_place_does_not_wait_for_the_shared_render(
+        arena, users, connect, monkeypatch):  # noqa: F811
+    """A resignation sent on the game's socket: the player's own sections ("Your entry"
+    with the result counted, "Play now" gone) are rendered in the game's ending call and
+    sent right behind its last frame; only the shared `arena` section waits until those
+    frames are sent (`live.after_game_frames`: the 200-player arena measured the players'
+    place waiting behind it, docs/tournaments-arena.md, "Session 29"). Here what follows
+    the sends is held back, and the player's place arrives all the same."""
+    held: list = []
+    monkeypatch.setattr(live.broadcast, "after_sends", held.append)
+    path = f"/ws/tournament/{arena.id}/"
+    await database_sync_to_async(arenas.pair)(arena.id)
+    boards = await database_sync_to_async(pairings)(arena)
+    game = boards["alice"]
+    opponent = next(n for n in NAMES[1:4] if boards[n] == game)
+    page = await connect(path, opponent, expect_state=False)
+    player = await connect(game, opponent)
+    await frames(page)
+    await player.send_json_to({"type": "resign", "ply": 0})
+    assert (await player.receive_json_from(timeout=5))["type"] == "resigned"
+    got = await frames(page)
+    assert [set(f["sections"]) for f in got] == [{"play", "entry"}]
+    entry = got[0]["sections"]["entry"]
+    assert 'data-games="1"' in entry and "<strong>0</strong> points" in entry
+    assert "Play now" not in got[0]["sections"]["play"]
+    assert len(held) == 1  # the shared render, once the game's frames are sent
+    await database_sync_to_async(held[0])()
+    got = await frames(page)
+    assert [set(f["sections"]) for f in got] == [{"arena"}]
+    assert "1–0" in got[0]["sections"]["arena"] or "0–1" in got[0]["sections"]["arena"]
+    await player.disconnect()
+    await page.disconnect()
