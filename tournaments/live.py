@@ -226,11 +226,13 @@ def created(tournament_id: str) -> None:
 def after_game_frames(tournament_id: str, names: Iterable[str] = EVERYONE,
                       members: Iterable[int] = ()) -> None:
     """A game's end, from the finish seam's after-commit stage: `members`' own sections
-    (their place and points, their "Play now" gone) rendered now, so they join the
-    caller's sends right behind the game's own last frames (already collected at commit)
-    and a player's page shows the result as the game ends; `names` to every socket once
-    those frames are sent (`games.frames.broadcast.after_sends`: the shared render is the
-    larger, and an arena's is coalesced), or now outside a socket's call.
+    (their place and points, their "Play now" gone) rendered now, so they go out in the
+    ending call's own send, with the game's last frames (a socket's call sends what it
+    collected in order: these first, since the finish seam's handlers run at commit
+    before the turn's frames are collected), and a player's page shows the result as the
+    game ends; `names` to every socket once those frames are sent
+    (`games.frames.broadcast.after_sends`: the shared render is the larger, and an
+    arena's is coalesced), or now outside a socket's call.
 
     Measured (docs/tournaments-arena.md, "Session 29"): with the players' sections
     deferred with the shared ones, a result reached a player's "Your entry" at p95 853 ms
