@@ -212,7 +212,7 @@ def tournament_finished(sender: Any, *, tournament: Any, places: dict[int, int],
         award_tournament(user_id, place, tournament.finished_at)
 
 
-@on_game_end("accounts.achievements", Stage.AFTER_COMMIT, order=20)
+@on_game_end("accounts.achievements", Stage.AFTER_FRAMES, order=20)
 def award_achievements(ending: Ending) -> None:
     if ending.voided:
         take_back(ending.game)

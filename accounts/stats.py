@@ -160,7 +160,7 @@ def seat_rows_for(game: Game) -> list[SeatStats]:
             for seat in seats if seat.user_id is not None]
 
 
-@on_game_end("accounts.stats", Stage.AFTER_COMMIT, order=10)
+@on_game_end("accounts.stats", Stage.AFTER_FRAMES, order=10)
 def record_stats(ending: Ending) -> None:
     if ending.voided:
         with transaction.atomic():

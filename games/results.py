@@ -8,7 +8,14 @@ then calls these handlers with an `Ending`:
    the result: whatever must agree with it (ratings, Daily Challenge boards). If one raises,
    nothing is recorded.
 2. `Stage.AFTER_COMMIT` handlers, in rising `order`, once that transaction has committed
-   (achievements, streaks, stats): one failing is logged and does not stop the others.
+   (a tournament's pages and pairing, notifications, the API's account events): one
+   failing is logged and does not stop the others. They run before the ending's own
+   frames leave the process, so a player waits for them.
+3. `Stage.AFTER_FRAMES` handlers, in rising `order`, once the ending's frames are sent
+   (in a socket's call, a call of their own that follows it; elsewhere right after the
+   `AFTER_COMMIT` ones): the work no player waits on (stats, streaks, achievements), so
+   that the end reaches the players first and the live-db thread that applied the last
+   turn is free for the next one. Failures are logged as for `AFTER_COMMIT`.
 
 Apps register from their `AppConfig.ready()`. This module imports nothing of live play, so
 `rankings` and `puzzles` may depend on it.
@@ -29,6 +36,7 @@ log = logging.getLogger(__name__)
 class Stage(IntEnum):
     IN_TRANSACTION = 1
     AFTER_COMMIT = 2
+    AFTER_FRAMES = 3
 
 
 @dataclass(frozen=True)
@@ -80,7 +88,15 @@ def run_in_transaction(ending: Ending) -> None:
 
 
 def run_after_commit(ending: Ending) -> None:
-    for registration in handlers(Stage.AFTER_COMMIT):
+    _run_logged(Stage.AFTER_COMMIT, ending)
+
+
+def run_after_frames(ending: Ending) -> None:
+    _run_logged(Stage.AFTER_FRAMES, ending)
+
+
+def _run_logged(stage: Stage, ending: Ending) -> None:
+    for registration in handlers(stage):
         try:
             registration.handler(ending)
         except Exception:  # one app's failure must not stop the others

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import results, signals
+from games.frames import broadcast
 from games.frames.audiences import send_on_commit_to_all
 from games.frames.protocol import Code, GameError
 from games.frames.states import frame_state
@@ -128,3 +129,7 @@ def void_game(game_id: str, reason: str) -> dict[str, Any]:
 def _run_handlers(ending: results.Ending) -> None:
     results.run_in_transaction(ending)
     transaction.on_commit(lambda: results.run_after_commit(ending))
+    # Once the ending's frames are sent (`broadcast.after_sends`: at once outside a
+    # socket's call): the work no player waits on (games/results.py, `AFTER_FRAMES`).
+    transaction.on_commit(
+        lambda: broadcast.after_sends(lambda: results.run_after_frames(ending)))

@@ -48,6 +48,47 @@ def test_handlers_run_in_order_inside_then_after_the_commit(users, calls,
         "test.last")
 
 
+def test_after_frames_handlers_wait_for_the_endings_frames_in_a_sockets_call(
+        users, django_capture_on_commit_callbacks):
+    """`Stage.AFTER_FRAMES` (stats, achievements): outside a socket's call right after the
+    after-commit handlers; inside one (its sends collected, `broadcast.collected`) they
+    run only once the call's frames are sent, after the `resigned` frame is in the outbox
+    and the other stages have run."""
+    from accounts.models import GameStats
+    from games.frames import broadcast
+
+    seen: list[str] = []
+    results.on_game_end("test.frames", results.Stage.AFTER_FRAMES, order=99)(
+        lambda ending: seen.append("frames"))
+    results.on_game_end("test.after", results.Stage.AFTER_COMMIT, order=1)(
+        lambda ending: seen.append("after"))
+    try:
+        game = new_game(users["alice"], users["bob"])
+        with django_capture_on_commit_callbacks(execute=True):
+            services.resign(game.id, actor=Actor.member(users["bob"]))
+        assert seen == ["after", "frames"] and GameStats.objects.filter(game=game).exists()
+        seen.clear()
+
+        later = new_game(users["alice"], users["bob"])
+
+        def resign() -> None:  # as a socket's call: the commit inside the collected call
+            with django_capture_on_commit_callbacks(execute=True):
+                services.resign(later.id, actor=Actor.member(users["alice"]))
+
+        _, outbox, error = broadcast.collected(resign)()
+        assert error is None and seen == ["after"]
+        texts = [message["text"] for _, message, _ in outbox.messages]
+        assert any('"type":"resigned"' in t for t in texts)
+        assert not GameStats.objects.filter(game=later).exists()  # not yet: no one waits
+        for callback in outbox.after:  # what the socket's runtime runs once it has sent
+            callback()
+        assert seen == ["after", "frames"]
+        assert GameStats.objects.filter(game=later).count() == 2
+    finally:
+        results.unregister("test.frames")
+        results.unregister("test.after")
+
+
 def test_a_failing_in_transaction_handler_records_nothing(users):
     game = new_game(users["alice"], users["bob"], size=5)
     tokens = ["a", "a", "a", "a", "a", "a"]  # any turns; the failure comes at the end
