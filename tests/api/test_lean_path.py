@@ -31,6 +31,13 @@ PAGES = ["/", "/api/", "/api/no-such-endpoint", "/api/bot/game/x/no-such-door",
 ONLY_PAGES_NEED = {"vary"}  # the answer's headers the API's stack leaves out
 
 
+@pytest.fixture(autouse=True)
+def lean_on(settings):
+    """The switch on for these tests, whatever the environment says (`make
+    test-api-lean-off` runs them too); a test turns it off where it compares."""
+    settings.API_LEAN_PATH = True
+
+
 def sample(route: str) -> str:
     """A real path for a URL pattern's route: each parameter given a value of its type."""
     def value(found: re.Match[str]) -> str:
