@@ -16,7 +16,7 @@ STAMP := $(VENV)/.requirements-installed
 TEST_WORKERS ?= auto
 XDIST := -n $(TEST_WORKERS) --dist worksteal
 
-.PHONY: run test test-quick worker venv topology-start topology-stop topology-status faults test-fast-path-off
+.PHONY: run test test-quick worker venv topology-start topology-stop topology-status faults test-fast-path-off test-api-lean-off
 
 venv: $(STAMP)
 
@@ -79,6 +79,13 @@ LIVE_PATH_TESTS = tests/games tests/clocks tests/faults tests/platform tests/per
 test-fast-path-off: $(STAMP)
 	@echo "==> pytest the live path with LIVE_FAST_PATH=0 (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
 	LIVE_FAST_PATH=0 $(VENV)/bin/pytest $(LIVE_PATH_TESTS) $(XDIST) --durations=20
+
+# The API's tests with its lean request path off (cargosite/apipath.py, docs/api.md): every
+# /api/ request through the site's whole MIDDLEWARE; CI runs it on PostgreSQL and Redis.
+API_PATH_TESTS = tests/api tests/permissions/test_api.py
+test-api-lean-off: $(STAMP)
+	@echo "==> pytest the API with API_LEAN_PATH=0 (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
+	API_LEAN_PATH=0 $(VENV)/bin/pytest $(API_PATH_TESTS) $(XDIST) --durations=20
 
 topology-start: $(STAMP)
 	scripts/topology.sh start

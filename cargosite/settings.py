@@ -120,6 +120,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # the API's own URLs through API_MIDDLEWARE instead, under WSGI and the test client
+    # (under ASGI cargosite/asgi.py sends them there first); gone with API_LEAN_PATH=0
+    "cargosite.apipath.ApiRouteMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",  # Content-Security-Policy (below)
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -135,6 +138,18 @@ MIDDLEWARE = [
     "accounts.bots.SitePlayMiddleware",  # a BOT account plays through the API only
     "common.errors.SiteNotFoundMiddleware",  # every 404 the site's page, DEBUG or not
     "axes.middleware.AxesMiddleware",  # last: turns an axes lockout into its response
+]
+# The API's lean request path (cargosite/apipath.py; docs/api.md): the NinjaAPI's URLs
+# (not the reference page at /api/, nor an unknown /api/… address) take API_MIDDLEWARE,
+# the middlewares whose headers and checks the API's answers had through MIDDLEWARE, each
+# on the event loop under ASGI. API_LEAN_PATH=0: every request through MIDDLEWARE.
+API_LEAN_PATH = envbool("API_LEAN_PATH", True)
+API_MIDDLEWARE = [
+    "cargosite.apipath.SecurityMiddleware",
+    "cargosite.apipath.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "cargosite.apipath.CommonMiddleware",
+    "cargosite.apipath.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "cargosite.urls"
