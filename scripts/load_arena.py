@@ -76,6 +76,8 @@ UNPAIRED_MARGIN = 3.0  # s: an end this long before the arena's end must be pair
 COUNTED = ("played_out", "timed_out")  # endings a sheet counts (the others: no points)
 GAME_LINK = re.compile(r'data-game="([0-9A-Za-z]{10})"')
 ENTRY_PLACE = re.compile(r'data-entry-place data-points="(-?\d+)" data-games="(\d+)"')
+# A finished game's row in the shared section's latest games (templates/tournaments/_arena.html)
+FINISHED_ROW = re.compile(r'data-game="([0-9A-Za-z]{10})"><span class="game-verb">View<')
 
 
 @dataclass
@@ -86,6 +88,8 @@ class Measures:
     unpaired: list[dict[str, Any]] = field(default_factory=list)
     standings: list[float] = field(default_factory=list)
     standings_first: int = 0  # the standings showed the result before the end's frame
+    table: list[float] = field(default_factory=list)  # end -> the shared table shows it
+    table_first: int = 0  # the shared table showed the result before the end's frame
     told_during_game: list[dict[str, Any]] = field(default_factory=list)
     told_first: int = 0  # the next game named before the end's frame (counted 0 s)
     failures: list[str] = field(default_factory=list)
@@ -165,6 +169,8 @@ class ArenaPlayer:
         self.reached: dict[int, float] = {}    # when "Your entry" first showed k games
         self.due: dict[int, float] = {}        # the k-th counted end, awaiting its entry
         self.counted = 0                       # this player's ended games that count
+        self.table_seen: dict[str, float] = {}  # when the shared table first showed a game over
+        self.table_due: dict[str, float] = {}   # this player's ended games, awaiting the table
 
     @property
     def headers(self) -> dict[str, str]:
@@ -216,6 +222,8 @@ class ArenaPlayer:
                 self._play_section(html, now)
             elif name == "entry":
                 self._entry_section(html, now)
+            elif name == "arena":
+                self._arena_section(html, now)
             elif name == "facts" and ('status-finished"' in html or 'status-cancelled"' in html):
                 self.shared.finished.set()
 
@@ -233,6 +241,14 @@ class ArenaPlayer:
             self.measures.pairing.append(max(0.0, now - self.last_end))
             self.last_end = None
         self.games.put_nowait(game_id)
+
+    def _arena_section(self, html: str, now: float) -> None:
+        """The shared table's latest games: when each game first shows as over there."""
+        for game_id in FINISHED_ROW.findall(html):
+            if game_id not in self.table_seen:
+                self.table_seen[game_id] = now
+                if game_id in self.table_due:
+                    self.measures.table.append(now - self.table_due.pop(game_id))
 
     def _entry_section(self, html: str, now: float) -> None:
         """The player's own place: the games (and points) their result counts so far."""
@@ -289,6 +305,12 @@ class ArenaPlayer:
             self.measures.pairing.append(0.0)
         else:
             self.last_end = ended
+        game_id = seat.run.id
+        if game_id in self.table_seen:
+            self.measures.table_first += 1
+            self.measures.table.append(max(0.0, self.table_seen[game_id] - ended))
+        else:
+            self.table_due[game_id] = ended
         if seat.counted:
             self.counted += 1
             if self.counted in self.reached:
@@ -537,6 +559,10 @@ def report(args: argparse.Namespace, urls: list[str], tournament: str,
                                       "count": len(measures.standings)},
         "standings_before_the_end_frame": measures.standings_first,
         "results_never_in_standings": sum(len(p.due) for p in players),
+        "shared_table_after_result_ms": {**latency(measures.table),
+                                         "count": len(measures.table)},
+        "shared_table_before_the_end_frame": measures.table_first,
+        "results_never_in_shared_table": sum(len(p.table_due) for p in players),
         "page_frames": {"count": measures.page_frames,
                         "mb": round(measures.page_bytes / 1e6, 1),
                         "largest_kb": round(measures.page_largest / 1e3, 1)},

@@ -96,10 +96,13 @@ def test_the_players_read_their_game_and_result_from_their_own_sections(
     own = [f for g, f in frames if g == live.member_group(arena.pk, blue.pk)]
     assert own and "entry" in own[-1]["sections"]
     seen.due[1] = 1.5  # its first counted game ended then
+    seen.table_due[pairing.game_id] = 1.25  # and its end awaits the shared table
     for frame in shared + own:
         seen.read({**frame, "at": frame["at"] + 10**6}, 2.0)  # newer than the connect's
     assert (seen.entry_games, seen.entry_points) == (1, 0)
     assert seen.measures.standings == [0.5] and not seen.due
+    # The shared table's latest games show the game over (its row's "View"): read there.
+    assert seen.measures.table == [0.75] and not seen.table_due
     # An older frame (its `at` before what is shown) is dropped, as the page drops it.
     seen.read(live.viewer_sections(arena.pk, blue) | {"at": 0}, 3.0)
     assert seen.entry_games == 1
