@@ -23,7 +23,7 @@ view.
 The lean middlewares are the page stack's own classes, whose `process_request` and
 `process_response` (header and host arithmetic, no I/O) are called on the loop instead of
 through `sync_to_async` each (`OnLoop`): written against the versions in `PINNED`
-(tests/platform/test_api_lean_path.py holds requirements.txt and the installed versions
+(tests/api/test_lean_path.py holds requirements.txt and the installed versions
 to them)."""
 
 from __future__ import annotations
