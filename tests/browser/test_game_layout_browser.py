@@ -39,13 +39,17 @@ def screen(chromium_path: str, name: str) -> Iterator[Page]:
             browser.close()
 
 
-def box(page: Page, selector: str) -> dict:
+def box(page: Page, selector: str, *, last: bool = False) -> dict:
     """The element's box, once it is rendered: the socket's first `state` frame draws the
-    panels again, and an element read just then has been replaced (no box) for a moment."""
+    panels again, and an element read just then has been replaced (no box) for a moment.
+    `last`: the last of several matches (the card buttons), else exactly one must match."""
     found = page.locator(selector)
     for _ in range(50):
-        expect(found).to_have_count(1)
-        result = found.bounding_box()
+        if last:
+            expect(found.last).to_be_attached()
+        else:
+            expect(found).to_have_count(1)
+        result = (found.last if last else found).bounding_box()
         if result is not None:
             return result
         page.wait_for_timeout(100)
@@ -84,8 +88,8 @@ def test_panels_order_controls_in_view_and_marked_columns(game_id, chromium_path
             bay = box(page, ".gbay")
             cards = page.locator("[data-controls] .card-buttons button")
             expect(cards).to_have_count(5)
-            last_card = cards.last.bounding_box()
-            assert last_card and bottom(last_card) <= height, (
+            last_card = box(page, "[data-controls] .card-buttons button", last=True)
+            assert bottom(last_card) <= height, (
                 f"the card buttons end at {last_card} below the {height} px screen")
             assert bottom(bay) <= height
 
