@@ -30,9 +30,12 @@ pages' round-robin. Measured and printed (JSON):
   player's page socket whose "Your entry" section (`entry`: their place, points and the
   games those count, sent to that player's sockets alone) shows as many games as the
   player has finished games that count (played out or on time: a forfeit, resignation or
-  abort counts for no sheet), per player and game (0 s if such a frame came first). The
-  shared `arena` section shows only the top of the standings, so a player's own line is
-  not there to read;
+  abort counts for no sheet), per player and game (0 s if such a frame came first);
+- **the shared table after a result**: the same, for the shared `arena` section that
+  every viewer gets alike (coalesced: one render per `SHARED_WINDOW_MS`): the player's
+  line of the top standings showing exactly that many games. It shows only the top ten,
+  so only results whose player is (or lands) there are measured; the others, and those
+  whose line was next seen with more games, are counted as `results_not_seen_in_the_top_lines`;
 - **nobody in two games**, from the database: no member with two games of the arena that
   overlap (a game made before the member's previous one ended); and during the run the
   players told of a game while their current one's end had not reached them;
@@ -76,8 +79,9 @@ UNPAIRED_MARGIN = 3.0  # s: an end this long before the arena's end must be pair
 COUNTED = ("played_out", "timed_out")  # endings a sheet counts (the others: no points)
 GAME_LINK = re.compile(r'data-game="([0-9A-Za-z]{10})"')
 ENTRY_PLACE = re.compile(r'data-entry-place data-points="(-?\d+)" data-games="(\d+)"')
-# A finished game's row in the shared section's latest games (templates/tournaments/_arena.html)
-FINISHED_ROW = re.compile(r'data-game="([0-9A-Za-z]{10})"><span class="game-verb">View<')
+# A line of the standings (templates/tournaments/_arena_lines.html): the player, the games
+LINE = re.compile(r'<tr data-user="([^"]+)"[^>]*>.*?<td class="points">-?\d+</td>\s*'
+                  r'<td>(\d+)</td>', re.S)
 
 
 @dataclass
@@ -88,8 +92,9 @@ class Measures:
     unpaired: list[dict[str, Any]] = field(default_factory=list)
     standings: list[float] = field(default_factory=list)
     standings_first: int = 0  # the standings showed the result before the end's frame
-    table: list[float] = field(default_factory=list)  # end -> the shared table shows it
+    table: list[float] = field(default_factory=list)  # end -> the shared table's line shows it
     table_first: int = 0  # the shared table showed the result before the end's frame
+    table_unseen: int = 0  # results the line was never seen with (out of the top lines)
     told_during_game: list[dict[str, Any]] = field(default_factory=list)
     told_first: int = 0  # the next game named before the end's frame (counted 0 s)
     failures: list[str] = field(default_factory=list)
@@ -169,8 +174,8 @@ class ArenaPlayer:
         self.reached: dict[int, float] = {}    # when "Your entry" first showed k games
         self.due: dict[int, float] = {}        # the k-th counted end, awaiting its entry
         self.counted = 0                       # this player's ended games that count
-        self.table_seen: dict[str, float] = {}  # when the shared table first showed a game over
-        self.table_due: dict[str, float] = {}   # this player's ended games, awaiting the table
+        self.line_shown: dict[int, float] = {}  # when the shared table's line first showed k games
+        self.line_due: dict[int, float] = {}    # the k-th counted end, awaiting the line
 
     @property
     def headers(self) -> dict[str, str]:
@@ -243,12 +248,18 @@ class ArenaPlayer:
         self.games.put_nowait(game_id)
 
     def _arena_section(self, html: str, now: float) -> None:
-        """The shared table's latest games: when each game first shows as over there."""
-        for game_id in FINISHED_ROW.findall(html):
-            if game_id not in self.table_seen:
-                self.table_seen[game_id] = now
-                if game_id in self.table_due:
-                    self.measures.table.append(now - self.table_due.pop(game_id))
+        """The shared table's top lines: when this player's first shows k games. A result
+        the line skipped (seen next with more games) was not visible there: unseen."""
+        games = next((int(g) for name, g in LINE.findall(html) if name == self.name), None)
+        if games is None:
+            return
+        self.line_shown.setdefault(games, now)
+        for k in [k for k in self.line_due if k <= games]:
+            ended = self.line_due.pop(k)
+            if k == games:
+                self.measures.table.append(now - ended)
+            else:
+                self.measures.table_unseen += 1
 
     def _entry_section(self, html: str, now: float) -> None:
         """The player's own place: the games (and points) their result counts so far."""
@@ -305,14 +316,13 @@ class ArenaPlayer:
             self.measures.pairing.append(0.0)
         else:
             self.last_end = ended
-        game_id = seat.run.id
-        if game_id in self.table_seen:
-            self.measures.table_first += 1
-            self.measures.table.append(max(0.0, self.table_seen[game_id] - ended))
-        else:
-            self.table_due[game_id] = ended
         if seat.counted:
             self.counted += 1
+            if self.counted in self.line_shown:
+                self.measures.table_first += 1
+                self.measures.table.append(max(0.0, self.line_shown[self.counted] - ended))
+            else:
+                self.line_due[self.counted] = ended
             if self.counted in self.reached:
                 self.measures.standings_first += 1
                 self.measures.standings.append(max(0.0, self.reached[self.counted] - ended))
@@ -562,7 +572,8 @@ def report(args: argparse.Namespace, urls: list[str], tournament: str,
         "shared_table_after_result_ms": {**latency(measures.table),
                                          "count": len(measures.table)},
         "shared_table_before_the_end_frame": measures.table_first,
-        "results_never_in_shared_table": sum(len(p.table_due) for p in players),
+        "results_not_seen_in_the_top_lines": (measures.table_unseen
+                                              + sum(len(p.line_due) for p in players)),
         "page_frames": {"count": measures.page_frames,
                         "mb": round(measures.page_bytes / 1e6, 1),
                         "largest_kb": round(measures.page_largest / 1e3, 1)},

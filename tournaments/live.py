@@ -46,9 +46,13 @@ from tournaments.models import Entry, Tournament
 log = logging.getLogger(__name__)
 
 EVERYONE = ("facts", "standings", "rounds")  # the sections every viewer sees alike
-# An arena's shared sections are rendered at most once this often (whole seconds: the
-# cache's timeouts are): at 200 players a game ends several times a second.
-SHARED_EVERY = 1
+# An arena's shared sections are rendered at most once in each window of this many
+# milliseconds (at 200 players a game ends several times a second), so a result reaches
+# every page's table within about a window and a render (issue #46: ≤ 500 ms after it).
+SHARED_WINDOW_MS = 250
+# How long a window's keys stay in the cache (whole seconds: its timeouts are); any time
+# longer than a window and than clocks of the site's processes differ by.
+SHARED_KEY_SECONDS = 5
 
 
 LIST_GROUP = "tournaments"  # every socket on the tournaments' list
@@ -142,7 +146,7 @@ def send_sections(tournament_id: str, names: Iterable[str] = EVERYONE,
     "Your entry" (their place, points and pairing; the standings read once for them all),
     then `names` to every socket on the page (a player just paired hears of their game
     before the shared render, which grows with the tournament); an arena's shared render
-    at most once a second (`shared_or_later`). All in one send (`send_frames`). Failures
+    at most once a window (`shared_or_later`). All in one send (`send_frames`). Failures
     are logged: what was committed stands, and pages catch up on their next connect."""
     try:
         tournament = Tournament.objects.filter(pk=tournament_id).first()
@@ -181,28 +185,48 @@ def shared_frames(tournament: Tournament, names: Iterable[str]
             (LIST_GROUP, row_frame(tournament))]
 
 
+def window_of(at_ms: int) -> int:
+    """The number of the shared render's window that the time `at_ms` falls in."""
+    return at_ms // SHARED_WINDOW_MS
+
+
 def shared_or_later(tournament_id: str) -> bool:
-    """May an arena's shared sections be rendered now? At most once per
-    `SHARED_EVERY` seconds per arena across the site's processes (the cache's `add`);
-    otherwise one render is sent that long later (`tournaments.arena_sections`), unless
-    one is already on its way: it reads the arena when it runs, after this change, so the
-    latest state is what every page gets and nothing is lost. When tasks run in this
-    process (tests, the embedded default) every change renders at once."""
-    if eager() or cache.add(f"arena-shared:{tournament_id}", 1, timeout=SHARED_EVERY):
+    """May an arena's shared sections be rendered now? Once per window
+    (`SHARED_WINDOW_MS`) per arena across the site's processes: the first change of a
+    window takes it (the cache's `add` of the window's key) and renders at once; a later
+    change of the window sends one render for the window's end
+    (`tournaments.arena_sections`), unless one is already on its way: it reads the arena
+    when it runs, after this change, so the latest state is what every page gets and
+    nothing is lost. Windows are numbered by the clock, so the keys need no sub-second
+    timeout. When tasks run in this process (tests, the embedded default) every change
+    renders at once."""
+    if eager():
         return True
-    if cache.add(f"arena-shared-due:{tournament_id}", 1, timeout=SHARED_EVERY):
-        enqueue("tournaments.arena_sections", tournament_id, countdown=SHARED_EVERY)
+    now = now_ms()
+    window = window_of(now)
+    if cache.add(f"arena-shared:{tournament_id}:{window}", 1, timeout=SHARED_KEY_SECONDS):
+        return True
+    if cache.add(f"arena-shared-due:{tournament_id}:{window}", 1,
+                 timeout=SHARED_KEY_SECONDS):
+        ends = (window + 1) * SHARED_WINDOW_MS
+        enqueue("tournaments.arena_sections", tournament_id,
+                countdown=max(0.0, (ends - now) / 1000))
     return False
 
 
 def send_shared(tournament_id: str) -> None:
-    """The coalesced render (`shared_or_later`): every shared section of the arena's page
-    as it is now, and the list's row."""
+    """The late render (`shared_or_later`): every shared section of the arena's page as
+    it is now, and the list's row, unless a render already took the window this runs in
+    (it began after the change that sent this, so that change is in it). It takes the
+    window itself otherwise, so a change just after gets its own late render."""
     try:
+        window = window_of(now_ms())
+        if not cache.add(f"arena-shared:{tournament_id}:{window}", 1,
+                         timeout=SHARED_KEY_SECONDS):
+            return
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
             return
-        cache.set(f"arena-shared:{tournament_id}", 1, timeout=SHARED_EVERY)
         names = tuple(n for n in pages.sections_of(tournament) if n not in pages.OWN)
         broadcast.send_frames(shared_frames(tournament, names))
     except Exception:

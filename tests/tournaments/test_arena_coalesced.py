@@ -1,8 +1,9 @@
 """An arena page's shared render, coalesced (tournaments/live.py, `shared_or_later`;
 docs/tournaments-arena.md, "The CPU profile"): with a worker, at most one render of the
-shared sections per arena per second; a change within the second gets one render sent a
-second later, which reads the arena as it is then (the latest state, nothing lost); every
-member's own sections are sent at once whatever the shared render does."""
+shared sections per arena per window (`SHARED_WINDOW_MS`); a change later in the window
+gets one render sent for the window's end, which reads the arena as it is then (the latest
+state, nothing lost); every member's own sections are sent at once whatever the shared
+render does."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tournaments import arenas, live, tasks
 pytestmark = pytest.mark.django_db
 
 
-def test_one_shared_render_a_second_and_the_late_one_shows_the_latest_state(
+def test_one_shared_render_a_window_and_the_late_one_shows_the_latest_state(
         monkeypatch, django_capture_on_commit_callbacks):
     t = arena()
     entered(t, members(4))
@@ -30,6 +31,9 @@ def test_one_shared_render_a_second_and_the_late_one_shows_the_latest_state(
     monkeypatch.setattr(live, "eager", lambda: False)  # as with a worker
     monkeypatch.setattr(live, "enqueue",
                         lambda name, *args, **options: sent.append((name, args, options)))
+    window = live.SHARED_WINDOW_MS
+    clock = [1_000_000 * window + 10]  # 10 ms into a window
+    monkeypatch.setattr(live, "now_ms", lambda: clock[0])
     cache.clear()
     page = live.group(t.id)
 
@@ -40,22 +44,52 @@ def test_one_shared_render_a_second_and_the_late_one_shows_the_latest_state(
         return [f for g, f in frames if g == live.member_group(t.id, user_id)]
 
     resign(first, 0, django_capture_on_commit_callbacks)  # orange wins
-    assert len(shared()) == 1 and sent == []  # the first render of the second: at once
+    assert len(shared()) == 1 and sent == []  # the first render of the window: at once
     assert own(first.orange.user_id) and own(first.blue.user_id)
     frames.clear()
-    resign(second, 1, django_capture_on_commit_callbacks)  # blue wins, within the second
+    clock[0] += 40  # 50 ms into the window
+    resign(second, 1, django_capture_on_commit_callbacks)  # blue wins, within the window
     assert shared() == [] and sent == [("tournaments.arena_sections", (t.id,),
-                                        {"countdown": live.SHARED_EVERY})]
+                                        {"countdown": (window - 50) / 1000})]
     # The players' own sections are not held back: "Your entry" shows the result now.
     assert 'data-games="1"' in own(second.blue.user_id)[-1]["sections"]["entry"]
-    live.send_sections(t.id, ("arena",))  # another change in the same second
+    live.send_sections(t.id, ("arena",))  # another change in the same window
     assert shared() == [] and len(sent) == 1  # one late render is already on its way
-    tasks.arena_sections(t.id)  # the worker runs it a second later
+    clock[0] += window - 50  # the window's end: the worker runs the late render
+    tasks.arena_sections(t.id)
     (html,) = shared()
     winner = second.blue.user.username
     assert f'data-user="{winner}"' in html and '<td class="points">2</td>' in html
     assert html.count('<td class="points">2</td>') == 2  # both results in it
     assert {g for g, _ in frames} >= {page, live.LIST_GROUP}
+    # The late render took its window: a change now waits for that window's end.
+    live.send_sections(t.id, ("arena",))
+    assert len(shared()) == 1 and len(sent) == 2
+
+
+def test_a_late_render_is_dropped_when_a_render_began_after_its_change(monkeypatch):
+    """The window's late render runs after a change of the next window was rendered at
+    once: that render read the arena after the late one's change, so nothing is sent
+    twice."""
+    t = arena()
+    entered(t, members(4))
+    frames: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(live.broadcast, "send_frames", frames.extend)
+    monkeypatch.setattr(live, "eager", lambda: False)
+    monkeypatch.setattr(live, "enqueue", lambda name, *args, **options: None)
+    window = live.SHARED_WINDOW_MS
+    clock = [2_000_000 * window]
+    monkeypatch.setattr(live, "now_ms", lambda: clock[0])
+    cache.clear()
+    assert live.shared_or_later(t.id)  # the window's first change: at once
+    assert not live.shared_or_later(t.id)  # a second: a late render for the window's end
+    clock[0] += window + 5  # the next window: a change renders at once ...
+    assert live.shared_or_later(t.id)
+    live.send_shared(t.id)  # ... and the late render, run behind it, sends nothing
+    assert frames == []
+    clock[0] += window  # a window nobody took: the late render sends
+    live.send_shared(t.id)
+    assert [g for g, _ in frames] == [live.group(t.id), live.LIST_GROUP]
 
 
 @pytest.mark.django_db(transaction=True)  # the pass commits: its frames are sent on commit
