@@ -130,6 +130,7 @@ def pair(tournament_id: str, now: dt.datetime | None = None) -> str:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
             said.append("started")
+            transaction.on_commit(lambda: pass_at_the_end(tournament))
         forfeits = _forfeit_absent(tournament, now)
         if forfeits:
             said.append(f"{forfeits} forfeit(s)")
@@ -138,6 +139,7 @@ def pair(tournament_id: str, now: dt.datetime | None = None) -> str:
         assert ends_at is not None
         if now >= ends_at:
             if stored.busy():
+                time_up(tournament, stored)
                 return ", ".join(said)
             played = any(p.finished for p in stored.played)
             tournament.status = (Tournament.Status.FINISHED if played
@@ -157,6 +159,30 @@ def pair(tournament_id: str, now: dt.datetime | None = None) -> str:
         transaction.on_commit(lambda: _announce(tournament, made, bool(said)))
         transaction.on_commit(lambda: follow_up(tournament_id, left))
         return ", ".join(said)
+
+
+def pass_at_the_end(tournament: Tournament) -> None:
+    """Once the arena has started: a pass at its end time, so its pages hear that the
+    time is up then (`time_up`) and not at the next game's end or the beat's tick. With
+    tasks run in this process the tick does it."""
+    ends_at = tournament.ends_at
+    if ends_at is None or eager():
+        return
+    left = (ends_at - timezone.now()).total_seconds()
+    enqueue("tournaments.arena_pass", tournament.pk, countdown=max(0.0, left) + 0.1)
+
+
+def time_up(tournament: Tournament, stored: Roster) -> None:
+    """The first pass after the end time while games are still being played: the facts
+    (no time left) and the standings (the games still being played count) to every page,
+    and each free player's own part ("the time is up: no new games"); the players still
+    in a game hear it with that game's end. Once per arena (the cache's `add`; a second
+    telling, were the cache emptied, would only repeat it)."""
+    if not cache.add(f"arena-time-up:{tournament.pk}", 1, timeout=24 * 3600):
+        return
+    busy = stored.busy()
+    live_pages.on_commit(tournament.pk, ("facts", "arena"),
+                         members=[e.user_id for e in stored.entries if e.id not in busy])
 
 
 def free_players(stored: Roster) -> list[Entry]:

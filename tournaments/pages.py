@@ -390,6 +390,30 @@ def next_round_of(tournament: Tournament) -> NextRound | None:
     return NextRound(current.number + 1, due, max(0, round(left * 1000)))
 
 
+@dataclass(frozen=True)
+class TimeLeft:
+    """A running arena before its end: when it ends and the milliseconds left when this
+    was read (the page counts down from them, as for `NextRound`)."""
+
+    at: Any  # dt.datetime
+    ms: int
+
+    @property
+    def text(self) -> str:
+        seconds = -(-self.ms // 1000)
+        return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def time_left_of(tournament: Tournament) -> TimeLeft | None:
+    """A running arena's time left, or None (not an arena, not running, or its time is up:
+    the games still being played count when they end)."""
+    if not tournament.arena or tournament.status != Tournament.Status.RUNNING:
+        return None
+    ends = tournament.ends_at
+    left = (ends - timezone.now()).total_seconds() if ends is not None else 0
+    return TimeLeft(ends, round(left * 1000)) if left > 0 else None
+
+
 def pause_words(seconds: int) -> str:
     """A Swiss's pause between rounds, in words ("1 minute", "90 seconds", "None")."""
     if not seconds:
@@ -432,6 +456,7 @@ def section_context(tournament: Tournament, names: tuple[str, ...] | list[str] =
         context["game"] = kind_name(tournament.game_type)
         context["time_control"] = time_control_label(tournament.time_control)
         context["next_round"] = next_round_of(tournament)
+        context["time_left"] = time_left_of(tournament)
         context["pause"] = pause_words(tournament.round_pause)
     if "standings" in names:
         started = tournament.round_set.exists()

@@ -11,6 +11,7 @@ on every page; screenshots arena-live-* (390 and 1366 px, both themes)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -129,6 +130,9 @@ def test_four_players_follow_an_arena_live(arena, chromium_path, live_url, eager
             expect(own).to_have_text("Play")
             expect(page.locator(f'tr.is-you[data-user="{name}"]')).to_have_count(1)
             expect(page.get_by_role("button", name="Berserk")).to_be_visible()
+            # The start's facts came over the socket with the arena's time left, counting.
+            expect(page.locator("[data-time-left] [role=timer]")).to_have_text(
+                re.compile(r"^5\d:\d\d$"))  # began a minute ago
 
         # alice berserks with the button that came over the socket: to her game, 2:30.
         alice = pages["alice"]

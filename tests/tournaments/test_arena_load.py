@@ -96,13 +96,20 @@ def test_the_players_read_their_game_and_result_from_their_own_sections(
     own = [f for g, f in frames if g == live.member_group(arena.pk, blue.pk)]
     assert own and "entry" in own[-1]["sections"]
     seen.due[1] = 1.5  # its first counted game ended then
-    seen.table_due[pairing.game_id] = 1.25  # and its end awaits the shared table
+    seen.line_due[1] = 1.5  # and awaits the shared table's line, which is not there
+    winner = player(pairing.orange.user.username, arena)
+    winner.line_due[1] = 1.25  # the winner's line (the top one) shows the result
     for frame in shared + own:
         seen.read({**frame, "at": frame["at"] + 10**6}, 2.0)  # newer than the connect's
+        winner.read({**frame, "at": frame["at"] + 10**6}, 2.0)
     assert (seen.entry_games, seen.entry_points) == (1, 0)
     assert seen.measures.standings == [0.5] and not seen.due
-    # The shared table's latest games show the game over (its row's "View"): read there.
-    assert seen.measures.table == [0.75] and not seen.table_due
+    assert seen.measures.table == [] and seen.line_due == {1: 1.5}  # not in the top lines
+    assert winner.measures.table == [0.75] and not winner.line_due
+    # A line seen next with more games than a result awaited: that result was not seen.
+    winner.line_due[0] = 1.0
+    winner.read({**shared[-1], "at": shared[-1]["at"] + 2 * 10**6}, 2.5)
+    assert winner.measures.table_unseen == 1 and not winner.line_due
     # An older frame (its `at` before what is shown) is dropped, as the page drops it.
     seen.read(live.viewer_sections(arena.pk, blue) | {"at": 0}, 3.0)
     assert seen.entry_games == 1

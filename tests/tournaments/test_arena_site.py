@@ -402,7 +402,9 @@ def test_a_pass_that_leaves_two_waiting_sends_one_follow_up(monkeypatch,
     entered(t, members(4))
     with django_capture_on_commit_callbacks(execute=True):
         arenas.pair(t.id)
-    assert len(active(t)) == 2 and sent == []  # everyone paired: nobody left waiting
+    assert len(active(t)) == 2  # everyone paired: nobody left waiting, no follow-up
+    assert [name for name, _, _ in sent] == ["tournaments.arena_pass"]  # the end's pass
+    sent.clear()
     a, _b = active(t)
     with django_capture_on_commit_callbacks(execute=True):
         games.resign(a.game_id, actor=Actor.member(a.orange.user))
@@ -439,3 +441,54 @@ def test_the_migration_fills_the_kept_games_and_performances_from_the_stored_gam
     Entry.objects.filter(tournament=t).update(games=0, performance_sum=0)  # before 0006
     importlib.import_module("tournaments.migrations.0006_entry_kept_sheet").backfill(apps, None)
     assert kept_places(t) == expected and any(place[4] >= 3 for place in expected)
+
+
+def test_the_end_time_is_told_to_the_pages_once_while_games_are_still_on(
+        monkeypatch, django_capture_on_commit_callbacks):
+    """With a worker: the start sends a pass for the end time; that pass, with a game still
+    being played, tells every page the time is up (the facts lose their time left) and
+    each free player their own part, once; the players in a game hear it at its end."""
+    from tournaments import live
+
+    sent: list[tuple[str, tuple, dict]] = []
+    frames: list[tuple[str, dict]] = []
+    monkeypatch.setattr(arenas, "eager", lambda: False)
+    monkeypatch.setattr(live, "eager", lambda: False)
+    monkeypatch.setattr(arenas, "enqueue",
+                        lambda name, *args, **options: sent.append((name, args, options)))
+    monkeypatch.setattr(live, "enqueue", lambda name, *args, **options: None)
+    monkeypatch.setattr(live.broadcast, "send_frames", frames.extend)
+    cache.clear()
+    t = arena(duration=30)
+    entered(t, members(4))
+    with django_capture_on_commit_callbacks(execute=True):
+        arenas.pair(t.id)
+    (name, args, options), = sent
+    t.refresh_from_db()
+    left = (t.ends_at - timezone.now()).total_seconds()
+    assert (name, args) == ("tournaments.arena_pass", (t.id,))
+    assert left < options["countdown"] <= left + 0.2
+    page = live.group(t.id)
+    facts = [f["sections"]["facts"] for g, f in frames if g == page]
+    assert facts and "data-time-left" in facts[-1] and 'data-countdown-ms="' in facts[-1]
+    a, b = active(t)
+    play_plies(b, 2)
+    Tournament.objects.filter(pk=t.pk).update(  # the arena's time is up
+        starts_at=timezone.now() - dt.timedelta(minutes=31))
+    resign(a, 1, django_capture_on_commit_callbacks)
+    frames.clear()
+    cache.clear()  # a new window of the shared render (the resign's took its window)
+    with django_capture_on_commit_callbacks(execute=True):
+        arenas.pair(t.id)  # the end's pass: b still on
+    told = dict(frames)
+    assert "data-time-left" not in told[page]["sections"]["facts"]
+    assert "still being played count when they end" in told[page]["sections"]["arena"]
+    for user in (a.blue.user, a.orange.user):  # free: their own part says so
+        own = told[live.member_group(t.id, user.pk)]["sections"]["play"]
+        assert "time is up" in own
+    for user in (b.blue.user, b.orange.user):  # in a game: told at its end
+        assert live.member_group(t.id, user.pk) not in told
+    frames.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        arenas.pair(t.id)
+    assert frames == []  # once
