@@ -467,7 +467,7 @@ def test_the_end_time_is_told_to_the_pages_once_while_games_are_still_on(
     t.refresh_from_db()
     left = (t.ends_at - timezone.now()).total_seconds()
     assert (name, args) == ("tournaments.arena_pass", (t.id,))
-    assert left < options["countdown"] <= left + 0.2
+    assert left < options["countdown"] <= left + 2  # sent a moment before `left` was read
     page = live.group(t.id)
     facts = [f["sections"]["facts"] for g, f in frames if g == page]
     assert facts and "data-time-left" in facts[-1] and 'data-countdown-ms="' in facts[-1]
