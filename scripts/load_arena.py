@@ -32,10 +32,18 @@ pages' round-robin. Measured and printed (JSON):
   player has finished games that count (played out or on time: a forfeit, resignation or
   abort counts for no sheet), per player and game (0 s if such a frame came first);
 - **the shared table after a result**: the same, for the shared `arena` section that
-  every viewer gets alike (coalesced: one render per `SHARED_WINDOW_MS`): the player's
-  line of the top standings showing exactly that many games. It shows only the top ten,
-  so only results whose player is (or lands) there are measured; the others, and those
-  whose line was next seen with more games, are counted as `results_not_seen_in_the_top_lines`;
+  every viewer gets alike (coalesced: one render per `SHARED_WINDOW_MS`), per counted
+  result: the end's frame -> the first shared section on that player's page socket whose
+  `at` (when the server began its reads, in ms of the same clock: the servers run on this
+  machine) is at or after that frame's arrival, so its standings hold the result (it was
+  committed before its frame was sent). An upper bound: a frame read between the commit
+  and the end frame's arrival holds it too but is not counted. Also, as a check of what
+  the table shows, `top_lines_after_result_ms`: the end -> the player's own line of the
+  top ten showing exactly that many games, for the results whose player is there (the
+  others, and those whose line was next seen with more games, are
+  `results_not_seen_in_the_top_lines`; a player can also climb into the top ten without a
+  result of theirs, when one level on points above them loses and its performance drops,
+  which this check then counts late);
 - **nobody in two games**, from the database: no member with two games of the arena that
   overlap (a game made before the member's previous one ended); and during the run the
   players told of a game while their current one's end had not reached them;
@@ -92,7 +100,8 @@ class Measures:
     unpaired: list[dict[str, Any]] = field(default_factory=list)
     standings: list[float] = field(default_factory=list)
     standings_first: int = 0  # the standings showed the result before the end's frame
-    table: list[float] = field(default_factory=list)  # end -> the shared table's line shows it
+    table: list[float] = field(default_factory=list)  # end -> a shared frame read after it
+    lines: list[float] = field(default_factory=list)  # end -> the shared table's line shows it
     table_first: int = 0  # the shared table showed the result before the end's frame
     table_unseen: int = 0  # results the line was never seen with (out of the top lines)
     told_during_game: list[dict[str, Any]] = field(default_factory=list)
@@ -176,6 +185,7 @@ class ArenaPlayer:
         self.counted = 0                       # this player's ended games that count
         self.line_shown: dict[int, float] = {}  # when the shared table's line first showed k games
         self.line_due: dict[int, float] = {}    # the k-th counted end, awaiting the line
+        self.table_due: list[float] = []        # counted ends awaiting a shared frame read after
 
     @property
     def headers(self) -> dict[str, str]:
@@ -228,7 +238,7 @@ class ArenaPlayer:
             elif name == "entry":
                 self._entry_section(html, now)
             elif name == "arena":
-                self._arena_section(html, now)
+                self._arena_section(html, frame["at"] / 1000, now)
             elif name == "facts" and ('status-finished"' in html or 'status-cancelled"' in html):
                 self.shared.finished.set()
 
@@ -247,9 +257,12 @@ class ArenaPlayer:
             self.last_end = None
         self.games.put_nowait(game_id)
 
-    def _arena_section(self, html: str, now: float) -> None:
-        """The shared table's top lines: when this player's first shows k games. A result
-        the line skipped (seen next with more games) was not visible there: unseen."""
+    def _arena_section(self, html: str, read_at: float, now: float) -> None:
+        """The shared table: a frame read after a result's end frame arrived holds it; and
+        the top lines: when this player's first shows k games. A result the line skipped
+        (seen next with more games) was not visible there: unseen."""
+        while self.table_due and self.table_due[0] <= read_at:
+            self.measures.table.append(now - self.table_due.pop(0))
         games = next((int(g) for name, g in LINE.findall(html) if name == self.name), None)
         if games is None:
             return
@@ -257,7 +270,7 @@ class ArenaPlayer:
         for k in [k for k in self.line_due if k <= games]:
             ended = self.line_due.pop(k)
             if k == games:
-                self.measures.table.append(now - ended)
+                self.measures.lines.append(now - ended)
             else:
                 self.measures.table_unseen += 1
 
@@ -318,9 +331,10 @@ class ArenaPlayer:
             self.last_end = ended
         if seat.counted:
             self.counted += 1
+            self.table_due.append(ended)
             if self.counted in self.line_shown:
                 self.measures.table_first += 1
-                self.measures.table.append(max(0.0, self.line_shown[self.counted] - ended))
+                self.measures.lines.append(max(0.0, self.line_shown[self.counted] - ended))
             else:
                 self.line_due[self.counted] = ended
             if self.counted in self.reached:
@@ -571,7 +585,9 @@ def report(args: argparse.Namespace, urls: list[str], tournament: str,
         "results_never_in_standings": sum(len(p.due) for p in players),
         "shared_table_after_result_ms": {**latency(measures.table),
                                          "count": len(measures.table)},
-        "shared_table_before_the_end_frame": measures.table_first,
+        "results_never_in_a_shared_frame": sum(len(p.table_due) for p in players),
+        "top_lines_after_result_ms": {**latency(measures.lines), "count": len(measures.lines)},
+        "top_lines_before_the_end_frame": measures.table_first,
         "results_not_seen_in_the_top_lines": (measures.table_unseen
                                               + sum(len(p.line_due) for p in players)),
         "page_frames": {"count": measures.page_frames,

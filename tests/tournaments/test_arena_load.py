@@ -97,6 +97,8 @@ def test_the_players_read_their_game_and_result_from_their_own_sections(
     assert own and "entry" in own[-1]["sections"]
     seen.due[1] = 1.5  # its first counted game ended then
     seen.line_due[1] = 1.5  # and awaits the shared table's line, which is not there
+    read_at = shared[-1]["at"] / 1000 + 1000  # the frames' reads, as read() is given them
+    seen.table_due = [read_at - 0.5, read_at + 5]  # a result before those reads, one after
     winner = player(pairing.orange.user.username, arena)
     winner.line_due[1] = 1.25  # the winner's line (the top one) shows the result
     for frame in shared + own:
@@ -104,8 +106,10 @@ def test_the_players_read_their_game_and_result_from_their_own_sections(
         winner.read({**frame, "at": frame["at"] + 10**6}, 2.0)
     assert (seen.entry_games, seen.entry_points) == (1, 0)
     assert seen.measures.standings == [0.5] and not seen.due
-    assert seen.measures.table == [] and seen.line_due == {1: 1.5}  # not in the top lines
-    assert winner.measures.table == [0.75] and not winner.line_due
+    assert seen.measures.lines == [] and seen.line_due == {1: 1.5}  # not in the top lines
+    # Any shared frame read after a result holds it, the player's line shown or not.
+    assert seen.measures.table == [2.0 - (read_at - 0.5)] and seen.table_due == [read_at + 5]
+    assert winner.measures.lines == [0.75] and not winner.line_due
     # A line seen next with more games than a result awaited: that result was not seen.
     winner.line_due[0] = 1.0
     winner.read({**shared[-1], "at": shared[-1]["at"] + 2 * 10**6}, 2.5)
