@@ -31,15 +31,18 @@ pages' round-robin. Measured and printed (JSON):
   games those count, sent to that player's sockets alone) shows as many games as the
   player has finished games that count (played out or on time: a forfeit, resignation or
   abort counts for no sheet), per player and game (0 s if such a frame came first);
-- **the shared table after a result**: the same, for the shared `arena` section that
-  every viewer gets alike (coalesced: one render per `SHARED_WINDOW_MS`), per counted
-  result: the end's frame -> the first shared section on that player's page socket whose
-  `at` (when the server began its reads, in ms of the same clock: the servers run on this
-  machine) is at or after that frame's arrival, so its standings hold the result (it was
-  committed before its frame was sent). An upper bound: a frame read between the commit
-  and the end frame's arrival holds it too but is not counted. Also, as a check of what
-  the table shows, `top_lines_after_result_ms`: the end -> the player's own line of the
-  top ten showing exactly that many games, for the results whose player is there (the
+- **the shared table after a result**: for the shared `arena` section that every viewer
+  gets alike (coalesced: one render per `SHARED_WINDOW_MS`), per scored game: its end in
+  the database (`finished_at`, the servers' clock, which is this machine's) -> the first
+  shared section on each of its two players' page sockets that counts it: the section
+  says how many games its standings have scored (`data-played`), and the game's place
+  among the scored games in the order of their ends is the count that holds it (two games
+  ending within the same few milliseconds may be counted in the other order). The
+  scored games are those whose end frame said played out or on time;
+  `shared_table_read_after_the_end_frame_ms` is a looser bound beside it: the end's frame ->
+  the first shared section whose reads began (`at`) after that frame arrived. Also, as a
+  check of what the table shows, `top_lines_after_result_ms`: the end -> the player's own
+  line of the top ten showing exactly that many games, for the results whose player is there (the
   others, and those whose line was next seen with more games, are
   `results_not_seen_in_the_top_lines`; a player can also climb into the top ten without a
   result of theirs, when one level on points above them loses and its performance drops,
@@ -87,6 +90,7 @@ UNPAIRED_MARGIN = 3.0  # s: an end this long before the arena's end must be pair
 COUNTED = ("played_out", "timed_out")  # endings a sheet counts (the others: no points)
 GAME_LINK = re.compile(r'data-game="([0-9A-Za-z]{10})"')
 ENTRY_PLACE = re.compile(r'data-entry-place data-points="(-?\d+)" data-games="(\d+)"')
+PLAYED = re.compile(r'data-played="(\d+)"')  # the shared section's scored games
 # A line of the standings (templates/tournaments/_arena_lines.html): the player, the games
 LINE = re.compile(r'<tr data-user="([^"]+)"[^>]*>.*?<td class="points">-?\d+</td>\s*'
                   r'<td>(\d+)</td>', re.S)
@@ -186,6 +190,7 @@ class ArenaPlayer:
         self.line_shown: dict[int, float] = {}  # when the shared table's line first showed k games
         self.line_due: dict[int, float] = {}    # the k-th counted end, awaiting the line
         self.table_due: list[float] = []        # counted ends awaiting a shared frame read after
+        self.played: list[tuple[int, float]] = []  # the shared table's scored count, first seen
 
     @property
     def headers(self) -> dict[str, str]:
@@ -263,6 +268,9 @@ class ArenaPlayer:
         (seen next with more games) was not visible there: unseen."""
         while self.table_due and self.table_due[0] <= read_at:
             self.measures.table.append(now - self.table_due.pop(0))
+        played = PLAYED.search(html)
+        if played is not None and (not self.played or int(played[1]) > self.played[-1][0]):
+            self.played.append((int(played[1]), now))
         games = next((int(g) for name, g in LINE.findall(html) if name == self.name), None)
         if games is None:
             return
@@ -409,6 +417,28 @@ def stored(tournament: str) -> tuple[list[tuple[Any, ...]], dict[str, dict[int, 
                 [list(turns)]):
             turns[game_id][ply] = (seat, token)
     return games, turns
+
+
+def shared_table(games: list[tuple[Any, ...]], players: list[ArenaPlayer], shared: Shared
+                 ) -> dict[str, Any]:
+    """Each scored game's end (the database's) -> the first shared section on each of its
+    players' page sockets whose scored count holds it (the module's docstring)."""
+    scored = sorted((g for g in games if g[5] is not None and not g[6]
+                     and any(s.counted for s in shared.seats.get(g[0], []))),
+                    key=lambda g: g[5])
+    by_name = {p.name: p for p in players}
+    waits, never = [], 0
+    for place, game in enumerate(scored, start=1):
+        ended = game[5].timestamp()
+        for name in game[1:3]:
+            seen = by_name[name].played if name in by_name else []
+            when = next((at for count, at in seen if count >= place), None)
+            if when is None:
+                never += 1
+            else:
+                waits.append(max(0.0, when - ended))
+    return {"shared_table_after_result_ms": {**latency(waits), "count": len(waits)},
+            "results_never_in_a_shared_frame": never}
 
 
 def overlaps(games: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
@@ -583,9 +613,9 @@ def report(args: argparse.Namespace, urls: list[str], tournament: str,
                                       "count": len(measures.standings)},
         "standings_before_the_end_frame": measures.standings_first,
         "results_never_in_standings": sum(len(p.due) for p in players),
-        "shared_table_after_result_ms": {**latency(measures.table),
-                                         "count": len(measures.table)},
-        "results_never_in_a_shared_frame": sum(len(p.table_due) for p in players),
+        **shared_table(games, players, shared),
+        "shared_table_read_after_the_end_frame_ms": {**latency(measures.table),
+                                                     "count": len(measures.table)},
         "top_lines_after_result_ms": {**latency(measures.lines), "count": len(measures.lines)},
         "top_lines_before_the_end_frame": measures.table_first,
         "results_not_seen_in_the_top_lines": (measures.table_unseen

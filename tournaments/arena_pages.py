@@ -85,6 +85,7 @@ class ArenaView:
     seat_names: tuple[str, str] = ("Blue", "Orange")
     active_games: int = 0
     entrants: int = 0  # every line of the standings, shown or not
+    played: int = 0  # the games the standings count (each counts for its two players)
 
 
 @dataclass
@@ -154,7 +155,8 @@ def arena_of(tournament: Tournament, now: dt.datetime | None = None,
                                     game__status=Game.Status.ACTIVE).count()
     view = ArenaView(tournament.ends_at, _over(tournament, now),
                      [lines[p.id] for p in shown], [lines[p.id] for p in on_podium], rows,
-                     active_games=active, entrants=len(places))
+                     active_games=active, entrants=len(places),
+                     played=sum(p.games for p in places) // 2)
     try:
         kind = get_kind(tournament.game_type)
         view.seat_names = (kind.seat_label(0), kind.seat_label(1))

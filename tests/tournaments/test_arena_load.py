@@ -110,6 +110,8 @@ def test_the_players_read_their_game_and_result_from_their_own_sections(
     # Any shared frame read after a result holds it, the player's line shown or not.
     assert seen.measures.table == [2.0 - (read_at - 0.5)] and seen.table_due == [read_at + 5]
     assert winner.measures.lines == [0.75] and not winner.line_due
+    # The shared section says how many games it has scored: one, seen at 2.0.
+    assert seen.played[-1] == (1, 2.0) and winner.played[-1] == (1, 2.0)
     # A line seen next with more games than a result awaited: that result was not seen.
     winner.line_due[0] = 1.0
     winner.read({**shared[-1], "at": shared[-1]["at"] + 2 * 10**6}, 2.5)
@@ -145,3 +147,36 @@ def test_the_checks_find_two_games_at_once_and_lost_games_and_turns():
     assert (lost["games_not_told_to_both"], lost["games_not_finished"],
             lost["games_forfeited"], lost["turns_acknowledged_not_stored"],
             lost["turns_stored_not_acknowledged"]) == (1, 1, 1, 1, 0)
+
+
+def test_the_shared_table_figure_takes_each_scored_game_from_its_end_in_the_database():
+    """A game's place among the scored games (by their ends) is the count that holds it;
+    each of its two players' sockets gives a wait; a forfeit and a game no seat saw
+    scored are left out."""
+    import datetime as dt
+
+    at = dt.datetime(2026, 12, 7, tzinfo=dt.UTC)
+    ended = at.timestamp()
+
+    def game(gid: str, blue: str, orange: str, seconds: float, forfeit: bool = False):
+        return (gid, blue, orange, "finished", at, at + dt.timedelta(seconds=seconds), forfeit)
+
+    class Seat:
+        def __init__(self, counted: bool) -> None:
+            self.counted = counted
+
+    shared = load_arena.Shared()
+    shared.seats = {"g1": [Seat(True)], "g2": [Seat(True)], "g3": [Seat(True)],
+                    "g4": [Seat(False)]}
+    games = [game("g2", "a", "b", 2.0), game("g1", "c", "d", 1.0),
+             game("g3", "a", "c", 3.0, forfeit=True), game("g4", "b", "d", 4.0)]
+    players = {n: player(n, Tournament(pk="x")) for n in "abcd"}
+    players["a"].played = [(0, ended), (2, ended + 2.5)]
+    players["b"].played = [(1, ended + 1.5), (2, ended + 2.25)]
+    players["c"].played = [(1, ended + 1.125)]
+    players["d"].played = []
+    figures = load_arena.shared_table(games, list(players.values()), shared)
+    # g1 (1st): c 0.125 s, d never; g2 (2nd): a 0.5 s, b 0.25 s
+    assert figures["shared_table_after_result_ms"]["count"] == 3
+    assert figures["shared_table_after_result_ms"]["max"] == 500.0
+    assert figures["results_never_in_a_shared_frame"] == 1
