@@ -40,7 +40,9 @@ pages' round-robin. Measured and printed (JSON):
   ending within the same few milliseconds may be counted in the other order). The
   scored games are those whose end frame said played out or on time;
   `shared_table_read_after_the_end_frame_ms` is a looser bound beside it: the end's frame ->
-  the first shared section whose reads began (`at`) after that frame arrived. Also, as a
+  the first shared section whose reads began (`at`) after that frame arrived;
+  `shared_frame_age_ms`: each shared section's reads began -> its arrival (the render,
+  the send and the delivery). Also, as a
   check of what the table shows, `top_lines_after_result_ms`: the end -> the player's own
   line of the top ten showing exactly that many games, for the results whose player is there (the
   others, and those whose line was next seen with more games, are
@@ -106,6 +108,7 @@ class Measures:
     standings_first: int = 0  # the standings showed the result before the end's frame
     table: list[float] = field(default_factory=list)  # end -> a shared frame read after it
     lines: list[float] = field(default_factory=list)  # end -> the shared table's line shows it
+    shared_age: list[float] = field(default_factory=list)  # a shared frame's reads -> arrival
     table_first: int = 0  # the shared table showed the result before the end's frame
     table_unseen: int = 0  # results the line was never seen with (out of the top lines)
     told_during_game: list[dict[str, Any]] = field(default_factory=list)
@@ -266,6 +269,7 @@ class ArenaPlayer:
         """The shared table: a frame read after a result's end frame arrived holds it; and
         the top lines: when this player's first shows k games. A result the line skipped
         (seen next with more games) was not visible there: unseen."""
+        self.measures.shared_age.append(now - read_at)
         while self.table_due and self.table_due[0] <= read_at:
             self.measures.table.append(now - self.table_due.pop(0))
         played = PLAYED.search(html)
@@ -614,6 +618,8 @@ def report(args: argparse.Namespace, urls: list[str], tournament: str,
         "standings_before_the_end_frame": measures.standings_first,
         "results_never_in_standings": sum(len(p.due) for p in players),
         **shared_table(games, players, shared),
+        "shared_frame_age_ms": {**latency(measures.shared_age),
+                                "count": len(measures.shared_age)},
         "shared_table_read_after_the_end_frame_ms": {**latency(measures.table),
                                                      "count": len(measures.table)},
         "top_lines_after_result_ms": {**latency(measures.lines), "count": len(measures.lines)},
