@@ -39,6 +39,8 @@ pages' round-robin. Measured and printed (JSON):
   among the scored games in the order of their ends is the count that holds it (two games
   ending within the same few milliseconds may be counted in the other order). The
   scored games are those whose end frame said played out or on time;
+  `shared_table_after_the_end_frame_ms` is the same wait from the player's end frame's
+  arrival (when the player sees the result) instead of the database's end;
   `shared_table_read_after_the_end_frame_ms` is a looser bound beside it: the end's frame ->
   the first shared section whose reads began (`at`) after that frame arrived;
   `shared_frame_age_ms`: each shared section's reads began -> its arrival (the render,
@@ -194,6 +196,7 @@ class ArenaPlayer:
         self.line_due: dict[int, float] = {}    # the k-th counted end, awaiting the line
         self.table_due: list[float] = []        # counted ends awaiting a shared frame read after
         self.played: list[tuple[int, float]] = []  # the shared table's scored count, first seen
+        self.end_frames: dict[str, float] = {}  # each game's end frame's arrival
 
     @property
     def headers(self) -> dict[str, str]:
@@ -336,6 +339,7 @@ class ArenaPlayer:
         if ended is None:
             return
         self.measures.ends += 1
+        self.end_frames[seat.run.id] = ended
         if not self.games.empty():  # the next game was named before this end's frame
             self.measures.told_first += 1
             self.measures.pairing.append(0.0)
@@ -431,17 +435,22 @@ def shared_table(games: list[tuple[Any, ...]], players: list[ArenaPlayer], share
                      and any(s.counted for s in shared.seats.get(g[0], []))),
                     key=lambda g: g[5])
     by_name = {p.name: p for p in players}
-    waits, never = [], 0
+    waits, after_frame, never = [], [], 0
     for place, game in enumerate(scored, start=1):
         ended = game[5].timestamp()
         for name in game[1:3]:
-            seen = by_name[name].played if name in by_name else []
+            player = by_name.get(name)
+            seen = player.played if player is not None else []
             when = next((at for count, at in seen if count >= place), None)
             if when is None:
                 never += 1
-            else:
-                waits.append(max(0.0, when - ended))
+                continue
+            waits.append(max(0.0, when - ended))
+            if player is not None and game[0] in player.end_frames:
+                after_frame.append(max(0.0, when - player.end_frames[game[0]]))
     return {"shared_table_after_result_ms": {**latency(waits), "count": len(waits)},
+            "shared_table_after_the_end_frame_ms": {**latency(after_frame),
+                                                    "count": len(after_frame)},
             "results_never_in_a_shared_frame": never}
 
 

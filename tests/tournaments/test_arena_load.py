@@ -175,8 +175,12 @@ def test_the_shared_table_figure_takes_each_scored_game_from_its_end_in_the_data
     players["b"].played = [(1, ended + 1.5), (2, ended + 2.25)]
     players["c"].played = [(1, ended + 1.125)]
     players["d"].played = []
+    players["a"].end_frames = {"g2": ended + 2.25}  # a saw g2 end 0.25 s before its table
+    players["c"].end_frames = {"g1": ended + 1.5}   # c's table held g1 before its end frame
     figures = load_arena.shared_table(games, list(players.values()), shared)
     # g1 (1st): c 0.125 s, d never; g2 (2nd): a 0.5 s, b 0.25 s
     assert figures["shared_table_after_result_ms"]["count"] == 3
     assert figures["shared_table_after_result_ms"]["max"] == 500.0
     assert figures["results_never_in_a_shared_frame"] == 1
+    after = figures["shared_table_after_the_end_frame_ms"]
+    assert after["count"] == 2 and after["max"] == 250.0 and after["p50"] == 0.0
