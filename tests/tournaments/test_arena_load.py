@@ -24,7 +24,8 @@ from tournaments import arena_pages, live
 from tournaments.models import Entry, Pairing, Tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import load_arena  # noqa: E402  (the scripts' folder is not a package)
+import arena_checks  # noqa: E402  (the scripts' folder is not a package)
+import load_arena  # noqa: E402
 
 pytestmark = pytest.mark.django_db
 
@@ -131,8 +132,8 @@ def test_the_checks_find_two_games_at_once_and_lost_games_and_turns():
             ("g2", "a", "c", "finished", t(11), t(20), None),   # a waited 1 s
             ("g3", "b", "c", "finished", t(12), t(30), None),   # c: g3 made before g2 ended
             ("g4", "a", "d", "active", t(22), None, 1)]         # not finished, forfeited
-    assert [o["player"] for o in load_arena.overlaps(rows)] == ["c"]
-    assert load_arena.server_waits(rows) == ([1.0, 2.0, 2.0], [])
+    assert [o["player"] for o in arena_checks.overlaps(rows)] == ["c"]
+    assert arena_checks.server_waits(rows) == ([1.0, 2.0, 2.0], [])
     shared = load_arena.Shared()
     turns = {"g1": {0: (0, "a"), 1: (1, "b")}, "g2": {}, "g3": {}, "g4": {}}
 
@@ -143,7 +144,7 @@ def test_the_checks_find_two_games_at_once_and_lost_games_and_turns():
     shared.seats = {"g1": [Seat("blue", {0: "a"}), Seat("orange", {1: "c"})],
                     "g2": [Seat("blue", {}), Seat("orange", {})],
                     "g3": [Seat("blue", {}), Seat("orange", {})], "g4": [Seat("blue", {})]}
-    lost = load_arena.lost_games(rows, turns, shared)
+    lost = arena_checks.lost_games(rows, turns, shared.seats)
     assert (lost["games_not_told_to_both"], lost["games_not_finished"],
             lost["games_forfeited"], lost["turns_acknowledged_not_stored"],
             lost["turns_stored_not_acknowledged"]) == (1, 1, 1, 1, 0)
@@ -177,7 +178,7 @@ def test_the_shared_table_figure_takes_each_scored_game_from_its_end_in_the_data
     players["d"].played = []
     players["a"].end_frames = {"g2": ended + 2.25}  # a saw g2 end 0.25 s before its table
     players["c"].end_frames = {"g1": ended + 1.5}   # c's table held g1 before its end frame
-    figures = load_arena.shared_table(games, list(players.values()), shared)
+    figures = arena_checks.shared_table(games, list(players.values()), shared.seats)
     # g1 (1st): c 0.125 s, d never; g2 (2nd): a 0.5 s, b 0.25 s
     assert figures["shared_table_after_result_ms"]["count"] == 3
     assert figures["shared_table_after_result_ms"]["max"] == 500.0
