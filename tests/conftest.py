@@ -66,6 +66,12 @@ def quick_flush(self) -> None:
     way; the content types keep their ids instead of taking new ones."""
     from django.db import connections, transaction
 
+    from games.sockets import runtime
+
+    # A socket's game end writes its stats and achievements after the socket's call
+    # returned (the finish seam's AFTER_FRAMES stage, `runtime.follow`): let them end first.
+    if not runtime.settle_follow_ups(timeout=10.0):
+        raise AssertionError("a follow-up call still running 10 s after the test")
     for alias in self._databases_names(include_mirrors=False):
         connection = connections[alias]
         tables = [table for table in connection.introspection.django_table_names(

@@ -120,23 +120,92 @@ def service(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
 _following: set[asyncio.Task[Any]] = set()  # held until done: the loop keeps weak references
 
 
+class _FollowUps:
+    """The follow-up calls not ended yet, for `settle_follow_ups`."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._count = 0
+
+    def add(self) -> None:
+        with self._changed:
+            self._count += 1
+
+    def end(self) -> None:
+        with self._changed:
+            self._count -= 1
+            self._changed.notify_all()
+
+    def wait(self, timeout: float) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: self._count == 0, timeout)
+
+
+_follow_ups = _FollowUps()
+
+
+class _FollowUp:
+    """One follow-up call, counted from when its thread begins it to when it ends (a
+    count that always comes back down: a call whose task ended first, its loop closed,
+    is dropped, as a task of a closed loop is, and never counted)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.started = self.dropped = False
+
+    def start(self) -> bool:
+        with self._lock:
+            if self.dropped:
+                return False
+            self.started = True
+        _follow_ups.add()
+        return True
+
+    def end(self) -> None:
+        _follow_ups.end()
+
+    def drop_unstarted(self) -> None:
+        with self._lock:
+            self.dropped = not self.started
+
+
 def follow(callbacks: list[Callable[[], None]]) -> asyncio.Task[Any]:
     """Run `callbacks` (what follows a service call's frames) as a service call of their
     own, without the caller waiting. In the embedded default CargoBot plays there (its task
     runs in-process): a socket's consumer handles one message at a time, so waiting would
     hold the player's own answer, and every frame to that socket, until the bot had chosen
-    its reply. With workers the callbacks only send the task to the broker."""
+    its reply. With workers the callbacks only send the task to the broker (and a game
+    end's `AFTER_FRAMES` handlers run there: the stats, the achievements)."""
+    call = _FollowUp()
+
+    def run_all() -> None:
+        if not call.start():
+            return
+        try:
+            _run_all(callbacks)
+        finally:
+            call.end()
 
     async def run() -> None:
         try:
-            await service(_run_all)(callbacks)
+            await service(run_all)()
         except Exception:  # nothing waits for it: say so here
             log.exception("what follows a service call's frames failed")
 
     task = asyncio.get_running_loop().create_task(run())
     _following.add(task)
     task.add_done_callback(_following.discard)
+    task.add_done_callback(lambda _task: call.drop_unstarted())
     return task
+
+
+def settle_follow_ups(timeout: float = 10.0) -> bool:
+    """Wait until no follow-up call (`follow`) is running on its thread; False if some
+    still were after `timeout` seconds. For a test's tear-down: a socket's game end
+    writes its stats and achievements in a follow-up after the socket's call returned,
+    and a flush of the tables must not meet those writes. (One queued for a thread and
+    not begun is not waited for.)"""
+    return _follow_ups.wait(timeout)
 
 
 async def followed() -> None:
