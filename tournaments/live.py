@@ -190,6 +190,13 @@ def window_of(at_ms: int) -> int:
     return at_ms // SHARED_WINDOW_MS
 
 
+def take_window(tournament_id: str, window: int) -> bool:
+    """Take the arena's shared render for `window`, once across the site's processes (the
+    cache's `add`); False if a render already took it."""
+    return bool(cache.add(f"arena-shared:{tournament_id}:{window}", 1,
+                          timeout=SHARED_KEY_SECONDS))
+
+
 def shared_or_later(tournament_id: str) -> bool:
     """May an arena's shared sections be rendered now? Once per window
     (`SHARED_WINDOW_MS`) per arena across the site's processes: the first change of a
@@ -204,7 +211,7 @@ def shared_or_later(tournament_id: str) -> bool:
         return True
     now = now_ms()
     window = window_of(now)
-    if cache.add(f"arena-shared:{tournament_id}:{window}", 1, timeout=SHARED_KEY_SECONDS):
+    if take_window(tournament_id, window):
         return True
     if cache.add(f"arena-shared-due:{tournament_id}:{window}", 1,
                  timeout=SHARED_KEY_SECONDS):
@@ -221,8 +228,7 @@ def send_shared(tournament_id: str) -> None:
     window itself otherwise, so a change just after gets its own late render."""
     try:
         window = window_of(now_ms())
-        if not cache.add(f"arena-shared:{tournament_id}:{window}", 1,
-                         timeout=SHARED_KEY_SECONDS):
+        if not take_window(tournament_id, window):
             return
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:

@@ -363,12 +363,11 @@ def players_of(tournament: Tournament) -> list[str]:
 
 
 @dataclass(frozen=True)
-class NextRound:
-    """A Swiss in its pause between rounds: the next round's number, when it is due, and
-    the milliseconds left when this was read (the page counts down from them in the
-    browser's own time: no clock of the viewer's is trusted)."""
+class Countdown:
+    """A time the page counts down to: when it is and the milliseconds left when this was
+    read (the page counts down from them in the browser's own time: no clock of the
+    viewer's is trusted). A running arena's time left is one."""
 
-    number: int
     at: Any  # dt.datetime
     ms: int
 
@@ -376,6 +375,13 @@ class NextRound:
     def text(self) -> str:
         seconds = -(-self.ms // 1000)
         return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@dataclass(frozen=True)
+class NextRound(Countdown):
+    """A Swiss in its pause between rounds: the next round's number, and when it is due."""
+
+    number: int
 
 
 def next_round_of(tournament: Tournament) -> NextRound | None:
@@ -387,31 +393,17 @@ def next_round_of(tournament: Tournament) -> NextRound | None:
     if current is None or due is None:
         return None
     left = (due - timezone.now()).total_seconds()
-    return NextRound(current.number + 1, due, max(0, round(left * 1000)))
+    return NextRound(at=due, ms=max(0, round(left * 1000)), number=current.number + 1)
 
 
-@dataclass(frozen=True)
-class TimeLeft:
-    """A running arena before its end: when it ends and the milliseconds left when this
-    was read (the page counts down from them, as for `NextRound`)."""
-
-    at: Any  # dt.datetime
-    ms: int
-
-    @property
-    def text(self) -> str:
-        seconds = -(-self.ms // 1000)
-        return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def time_left_of(tournament: Tournament) -> TimeLeft | None:
+def time_left_of(tournament: Tournament) -> Countdown | None:
     """A running arena's time left, or None (not an arena, not running, or its time is up:
     the games still being played count when they end)."""
     if not tournament.arena or tournament.status != Tournament.Status.RUNNING:
         return None
     ends = tournament.ends_at
     left = (ends - timezone.now()).total_seconds() if ends is not None else 0
-    return TimeLeft(ends, round(left * 1000)) if left > 0 else None
+    return Countdown(ends, round(left * 1000)) if left > 0 else None
 
 
 def pause_words(seconds: int) -> str:
