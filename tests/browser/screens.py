@@ -78,3 +78,37 @@ def new_page(opened: Browser, screen: int, color_scheme: str = "dark") -> Page:
     page.errors = errors  # type: ignore[attr-defined]
     page.on("pageerror", lambda error: errors.append(str(error)))
     return page
+
+
+# --- the page fits the screen's width ------------------------------------------------------
+
+_WIDTH = """async () => {
+    await document.fonts.ready;
+    const limit = window.innerWidth;
+    const wide = [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > limit + 0.5
+                && !e.closest('.visually-hidden, thead'))
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className} (right edge at `
+                    + `${Math.round(e.getBoundingClientRect().right)})`);
+    return [document.readyState, document.documentElement.scrollWidth, limit, wide];
+}"""
+
+
+def assert_fits_the_width(page: Page, wait_ms: int = 3_000) -> None:
+    """The page, loaded and its fonts in, is no wider than its window (no sideways scroll).
+
+    Measured once the document is complete and again for up to `wait_ms` while it is not:
+    a navigation by a click (not `goto`) can be measured mid-load, and under CI's load one
+    such read saw a page 3 px wider than it was once loaded (stop 53, the puzzle review at
+    390 px; never seen on a quiet machine). On failure the elements that stick out are
+    named."""
+    page.wait_for_load_state("load")
+    state, width, limit, wide = page.evaluate(_WIDTH)
+    waited = 0
+    while width > limit and waited < wait_ms:
+        page.wait_for_timeout(100)
+        waited += 100
+        state, width, limit, wide = page.evaluate(_WIDTH)
+    assert width <= limit, (f"the page is {width} px wide in a {limit}-px window "
+                            f"(document {state}); sticking out: {', '.join(wide) or 'none'}")

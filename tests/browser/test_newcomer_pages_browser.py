@@ -30,7 +30,7 @@ from puzzles.models import Week
 from rankings import daily_boards
 from tests.browser.axe import assert_accessible
 from tests.browser.devices import PASSWORD, sign_in
-from tests.browser.screens import browser, new_page, shoot
+from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 from tests.daily.test_board_order import result
 from tests.games.bot_support import eager
 from tests.games.support import new_game, scripted_tokens
@@ -44,9 +44,7 @@ SCREENS = [(390, "dark"), (390, "light"), (1366, "dark"), (1366, "light")]
 SCORE_START = "...../...../B..../B..../B.... b - - - - - 15 0 0 0.92"
 
 
-def fits_the_width(page: Page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"the page is {width} px wide"
+fits_the_width = assert_fits_the_width
 
 
 def check(page: Page, name: str, screen: int, theme: str, failures: list[str],
@@ -126,6 +124,7 @@ def test_reviews_rankings_and_the_puzzle_goal(reviews, chromium_path, live_url, 
         page.locator('[data-action="skip"]').click()
         page.on("dialog", lambda dialog: dialog.accept())
         page.get_by_role("button", name="Review this attempt").click()
+        page.wait_for_url("**/puzzles/review/**")
         verdicts = page.locator("table.puzzle-verdicts")
         expect(verdicts).to_be_visible()
         fits_the_width(page)
