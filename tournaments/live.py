@@ -85,12 +85,14 @@ def page_names(tournament: Tournament, names: Iterable[str]) -> tuple[str, ...]:
 def sections(tournament: Tournament, names: Iterable[str], you: str = "",
              user: Any = None, playing: str | None = None,
              ranking: pages.Ranking | None = None,
-             member: arena_standings.Member | None = None) -> dict[str, Any]:
+             member: arena_standings.Member | None = None,
+             at: int | None = None) -> dict[str, Any]:
     """The `sections` frame of `names` (those `tournament`'s page has), rendered for the
     viewer `user` (named `you`) playing `playing` (all empty: for nobody in
     particular); `ranking` (and an arena's `member`: their entry and game) read once by a
-    caller rendering "Your entry" for several."""
-    at = now_ms()
+    caller rendering "Your entry" for several. `at`: when the caller's reads began (a
+    caller that read `playing`, `ranking` or `member` passes it); now by default."""
+    at = now_ms() if at is None else at
     wanted = page_names(tournament, names)
     context = pages.section_context(tournament, wanted, you=you, user=user, playing=playing,
                                     ranking=ranking, member=member)
@@ -106,12 +108,14 @@ def exists(tournament_id: str) -> bool:
 def viewer_sections(tournament_id: str, user: Any) -> dict[str, Any] | None:
     """Every section as `user` sees it now (a socket's connect and `sync`); None if there
     is no such tournament."""
+    at = now_ms()
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         return None
     viewer = pages.viewer_of(tournament, user)
     you = user.username if getattr(user, "is_authenticated", False) else ""
-    return sections(tournament, pages.SECTIONS, you=you, user=user, playing=viewer.playing)
+    return sections(tournament, pages.SECTIONS, you=you, user=user, playing=viewer.playing,
+                    at=at)
 
 
 def row(tournament: Tournament) -> dict[str, Any]:
@@ -163,7 +167,12 @@ def send_sections(tournament_id: str, names: Iterable[str] = EVERYONE,
 
 def own_frames(tournament: Tournament, members: Iterable[int]
                ) -> list[tuple[str, dict[str, Any]]]:
-    """Each member's own sections (`pages.OWN`), to their own sockets on the page."""
+    """Each member's own sections (`pages.OWN`), to their own sockets on the page. Their
+    `at` is when the reads began, before the members' rows are read: a frame rendered
+    from rows read before a concurrent pairing committed must not outrank the pairing's
+    own frame, which a page would then drop as older (a player left without their
+    game's "Play now": docs/tournaments-arena.md, "Session 31")."""
+    at = now_ms()
     users = list(get_user_model().objects.filter(pk__in=list(members)))
     ranking = pages.ranking_of(tournament) if users else None
     rows = (arena_standings.members(tournament, [u.pk for u in users])
@@ -174,7 +183,7 @@ def own_frames(tournament: Tournament, members: Iterable[int]
         playing = pages.viewer_of(tournament, user, member).playing
         frames.append((member_group(tournament.pk, user.pk),
                        sections(tournament, pages.OWN, user=user, playing=playing,
-                                ranking=ranking, member=member)))
+                                ranking=ranking, member=member, at=at)))
     return frames
 
 
