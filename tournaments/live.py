@@ -40,6 +40,7 @@ from django.template.loader import render_to_string
 
 from common.queue import eager, enqueue
 from games.frames import broadcast
+from games.sockets import renders
 from tournaments import arena_standings, pages
 from tournaments.models import Entry, Tournament
 
@@ -49,7 +50,7 @@ EVERYONE = ("facts", "standings", "rounds")  # the sections every viewer sees al
 # An arena's shared sections are rendered at most once in each window of this many
 # milliseconds (at 200 players a game ends several times a second), so a result reaches
 # every page's table within about a window and a render (issue #46: ≤ 500 ms after it).
-SHARED_WINDOW_MS = 250
+SHARED_WINDOW_MS = 125
 # How long a window's keys stay in the cache (whole seconds: its timeouts are); any time
 # longer than a window and than clocks of the site's processes differ by.
 SHARED_KEY_SECONDS = 5
@@ -210,42 +211,74 @@ def shared_or_later(tournament_id: str) -> bool:
     """May an arena's shared sections be rendered now? Once per window
     (`SHARED_WINDOW_MS`) per arena across the site's processes: the first change of a
     window takes it (the cache's `add` of the window's key) and renders at once; a later
-    change of the window sends one render for the window's end
-    (`tournaments.arena_sections`), unless one is already on its way: it reads the arena
-    when it runs, after this change, so the latest state is what every page gets and
-    nothing is lost. Windows are numbered by the clock, so the keys need no sub-second
-    timeout. When tasks run in this process (tests, the embedded default) every change
-    renders at once."""
+    change of the window gets one render at the window's end (`_render_late`), unless one
+    is already on its way: it reads the arena when it runs, after this change, so the
+    latest state is what every page gets and nothing is lost. Windows are numbered by the
+    clock, so the keys need no sub-second timeout. When tasks run in this process (tests,
+    the embedded default) every change renders at once."""
     if eager():
         return True
     now = now_ms()
     window = window_of(now)
     if take_window(tournament_id, window):
         return True
-    if cache.add(f"arena-shared-due:{tournament_id}:{window}", 1,
-                 timeout=SHARED_KEY_SECONDS):
-        ends = (window + 1) * SHARED_WINDOW_MS
-        enqueue("tournaments.arena_sections", tournament_id,
-                countdown=max(0.0, (ends - now) / 1000))
+    _render_late(tournament_id, window, now)
     return False
 
 
-def send_shared(tournament_id: str) -> None:
-    """The late render (`shared_or_later`): every shared section of the arena's page as
-    it is now, and the list's row, unless a render already took the window this runs in
-    (it began after the change that sent this, so that change is in it). It takes the
-    window itself otherwise, so a change just after gets its own late render."""
+def shared_soon(tournament_id: str) -> None:
+    """`shared_or_later` for a change committed on a live-db thread of an ASGI process (an
+    arena game's end), the render not on that thread: the window free, it is taken here
+    and rendered at once on the process's render thread (`games.sockets.renders`), or by
+    a worker where there is none (`tournaments.arena_sections` with the window); else the
+    window's late render. On the live-db thread, after the call's frames, the render
+    waited for a thread behind other games' calls; in the worker, for a free child
+    (docs/tournaments-arena.md, "Session 31")."""
+    now = now_ms()
+    window = window_of(now)
+    if not take_window(tournament_id, window):
+        _render_late(tournament_id, window, now)
+    elif not renders.run_soon(lambda: shared_render(tournament_id, window)):
+        enqueue("tournaments.arena_sections", tournament_id, window)
+
+
+def _render_late(tournament_id: str, window: int, now: int) -> None:
+    """One render at `window`'s end, unless one is already on its way: on this process's
+    render thread, or by a worker where there is none (or when a render there is lost
+    with its process: the next change renders again)."""
+    if not cache.add(f"arena-shared-due:{tournament_id}:{window}", 1,
+                     timeout=SHARED_KEY_SECONDS):
+        return
+    delay = max(0.0, ((window + 1) * SHARED_WINDOW_MS - now) / 1000)
+    if not renders.run_soon(lambda: shared_render(tournament_id), delay):
+        enqueue("tournaments.arena_sections", tournament_id, countdown=delay)
+
+
+def send_shared(tournament_id: str, taken: int | None = None) -> None:
+    """`shared_render`, sent (the worker's task). Failures are logged."""
+    broadcast.send_frames(shared_render(tournament_id, taken))
+
+
+def shared_render(tournament_id: str, taken: int | None = None
+                  ) -> list[tuple[str, dict[str, Any]]]:
+    """Every shared section of the arena's page as it is now, and the list's row: the
+    render of the window `taken` (`shared_soon` took it), or a late render
+    (`_render_late`), which renders nothing when a render already took the window it runs
+    in (that render began after the change that asked for this one, so that change is in
+    it), and takes the window itself otherwise, so a change just after gets its own late
+    render. A failure is logged, and renders nothing."""
     try:
-        window = window_of(now_ms())
-        if not take_window(tournament_id, window):
-            return
+        if taken is None and not take_window(tournament_id, window_of(now_ms())):
+            return []
         tournament = Tournament.objects.filter(pk=tournament_id).first()
         if tournament is None:
-            return
+            return []
         names = tuple(n for n in pages.sections_of(tournament) if n not in pages.OWN)
-        broadcast.send_frames(shared_frames(tournament, names))
+        return shared_frames(tournament, names)
     except Exception:
-        log.exception("tournament %s: its shared sections could not be sent", tournament_id)
+        log.exception("tournament %s: its shared sections could not be rendered",
+                      tournament_id)
+        return []
 
 
 def created(tournament_id: str) -> None:
@@ -282,6 +315,22 @@ def after_game_frames(tournament_id: str, names: Iterable[str] = EVERYONE,
         send_sections(tournament_id, (), members)
     if names:
         broadcast.after_sends(lambda: send_sections(tournament_id, names))
+
+
+def after_arena_game(tournament_id: str, members: Iterable[int]) -> None:
+    """An arena game's end, from the finish seam's after-commit stage: the shared sections
+    (the standings every page shows) sent to a worker to render (`shared_soon`), first,
+    so that it renders them while this thread renders the players' own sections, which go
+    in the ending call's send as in `after_game_frames`. Where tasks run in this process
+    (tests, the embedded default) the shared sections follow the call's frames, as a
+    Swiss's do."""
+    members = tuple(members)
+    if not eager():
+        shared_soon(tournament_id)
+    if members:
+        send_sections(tournament_id, (), members)
+    if eager():
+        broadcast.after_sends(lambda: send_sections(tournament_id, ("arena",)))
 
 
 def entrants(tournament_id: str) -> list[int]:

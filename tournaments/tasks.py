@@ -1,7 +1,8 @@
 """The tournaments' Celery tasks: `tick` from beat (CELERY_BEAT_SCHEDULE), `advance` sent by
 name (`common.queue.enqueue`) once a round's last game has ended, `arena_pass` sent by
-name when an arena's players become free, `arena_sections` when an arena page's shared
-sections were rendered less than a second before. The tick first announces
+name when an arena's players become free, `arena_sections` to render an arena page's
+shared sections (at once after a game's end, or at the end of a window another render
+took: `tournaments.live.SHARED_WINDOW_MS`). The tick first announces
 the schedules' due tournaments (`tournaments.schedules.create_due`, once per period under
 the schedule's lock). Both call
 `tournaments.rounds.advance`, which holds the tournament (an advisory lock on PostgreSQL,
@@ -39,7 +40,8 @@ def arena_pass(tournament_id: str) -> str:
 
 
 @shared_task(name="tournaments.arena_sections", time_limit=60, ignore_result=True)
-def arena_sections(tournament_id: str) -> None:
-    """An arena page's shared sections, rendered once for the changes of the last second
-    (`tournaments.live.shared_or_later`)."""
-    live.send_shared(tournament_id)
+def arena_sections(tournament_id: str, window: int | None = None) -> None:
+    """An arena page's shared sections: for the `window` the sender took
+    (`tournaments.live.shared_soon`), or once for the changes of a window that another
+    render had taken (`shared_or_later`)."""
+    live.send_shared(tournament_id, window)

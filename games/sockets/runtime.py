@@ -57,7 +57,7 @@ from games.frames.protocol import (
     GameError,
     database_down_line,
 )
-from games.sockets import limits
+from games.sockets import limits, renders
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +106,7 @@ def service(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     wait for (`follow`)."""
 
     async def call(*args: Any, **kwargs: Any) -> Any:
+        renders.loop_is(asyncio.get_running_loop())  # for a render its commit starts
         result, outbox, error = await db(broadcast.collected(func))(*args, **kwargs)
         await outbox.send()
         if outbox.after:
@@ -228,6 +229,7 @@ def close_db_threads(timeout: float = 10.0) -> None:
     `close_all`; the barrier keeps any thread from taking two."""
     global _db_executor
     loopdb.close_all()
+    renders.close(timeout)
     executor, _db_executor = _db_executor, None
     if executor is None:
         return

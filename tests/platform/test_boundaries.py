@@ -306,12 +306,15 @@ GAMES_TAKEN = {
     # offers the lobby's time controls (games.tables.forms). The tournament socket stands
     # on the sockets' runtime (budgets, close codes, the session check), the anonymous cap
     # (limits) and the protocol's error codes; the page's live sections go out through
-    # broadcast (tournaments/socket.py, tournaments/live.py); an arena game's berserk
-    # mark and button reach its page through the access seam (tournaments/game_extras.py).
+    # broadcast (tournaments/socket.py, tournaments/live.py), an arena's shared sections
+    # rendered on an ASGI process's render thread (games.sockets.renders); an arena game's
+    # berserk mark and button reach its page through the access seam
+    # (tournaments/game_extras.py).
     "tournaments": {"games.access", "games.frames.broadcast", "games.frames.protocol",
                     "games.kinds",
                     "games.models", "games.results", "games.services",
-                    "games.sockets.limits", "games.sockets.runtime", "games.tables.forms",
+                    "games.sockets.limits", "games.sockets.renders", "games.sockets.runtime",
+                    "games.tables.forms",
                     "games.timing.clocks", "games.titles"},
     # the public API reads a game for its asker through the services' per-viewer builders
     # and the access checks, its seats through the actors; the protocol names the
