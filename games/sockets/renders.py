@@ -17,9 +17,10 @@ Celery worker, a management command) it returns False and the caller sends a tas
 render pending when its process stops is lost: callers use it for what the next change,
 or a page's next connect, renders again anyway.
 
-The thread keeps its database connection between renders, looked at before each as
-Django does around a request (`close_old_connections`: its age, its health); `close()`
-closes it on its own thread, for a test session's end.
+The thread's database connection is looked after as Django does around a request
+(`close_old_connections` before and after each render: closed when too old or broken,
+and, with the connection pool, where the age is 0, given back after every render);
+`close()` closes it on its own thread, for a test session's end.
 """
 
 from __future__ import annotations
@@ -102,7 +103,10 @@ async def _render_and_send(loop: asyncio.AbstractEventLoop, render: Render) -> N
 
 def _rendered(render: Render) -> Frames:
     close_old_connections()
-    return render()
+    try:
+        return render()
+    finally:
+        close_old_connections()
 
 
 async def settled() -> None:
