@@ -20,6 +20,23 @@ from tournaments import arenas, live, tasks
 pytestmark = pytest.mark.django_db
 
 
+def paired_arena(monkeypatch) -> tuple[Any, Any, Any, list[tuple[str, dict[str, Any]]],
+                                       list[tuple[str, tuple, dict]]]:
+    """An arena of four members in two games, with tasks sent to a worker (not run here):
+    the arena, its two pairings, the frames sent and the tasks sent, recorded."""
+    t = arena()
+    entered(t, members(4))
+    arenas.pair(t.id)
+    first, second = active(t)
+    frames: list[tuple[str, dict[str, Any]]] = []
+    sent: list[tuple[str, tuple, dict]] = []
+    monkeypatch.setattr(live.broadcast, "send_frames", frames.extend)
+    monkeypatch.setattr(live, "eager", lambda: False)  # as with a worker
+    monkeypatch.setattr(live, "enqueue",
+                        lambda name, *args, **options: sent.append((name, args, options)))
+    return t, first, second, frames, sent
+
+
 class RenderThread:
     """`games.sockets.renders.run_soon` as in an ASGI process: the renders asked for, run
     when the test says."""
@@ -40,16 +57,7 @@ def test_one_shared_render_a_window_and_the_late_one_shows_the_latest_state(
         monkeypatch, django_capture_on_commit_callbacks):
     """In an ASGI process: a game's end asks the render thread for the shared sections
     (not the live-db thread that ended it, not the worker)."""
-    t = arena()
-    entered(t, members(4))
-    arenas.pair(t.id)
-    first, second = active(t)
-    frames: list[tuple[str, dict[str, Any]]] = []
-    sent: list[tuple[str, tuple, dict]] = []
-    monkeypatch.setattr(live.broadcast, "send_frames", frames.extend)
-    monkeypatch.setattr(live, "eager", lambda: False)  # as with a worker
-    monkeypatch.setattr(live, "enqueue",
-                        lambda name, *args, **options: sent.append((name, args, options)))
+    t, first, second, frames, sent = paired_arena(monkeypatch)
     thread = RenderThread()
     monkeypatch.setattr(live.renders, "run_soon", thread.run_soon)
     window = live.SHARED_WINDOW_MS
@@ -96,16 +104,7 @@ def test_without_a_render_thread_the_worker_renders_the_window_taken_for_it(
     """Where no event loop runs (a game ended by the worker's clock task): the window is
     taken by the game's end and its render sent to the worker, which renders it although
     the window is taken."""
-    t = arena()
-    entered(t, members(4))
-    arenas.pair(t.id)
-    first, second = active(t)
-    frames: list[tuple[str, dict[str, Any]]] = []
-    sent: list[tuple[str, tuple, dict]] = []
-    monkeypatch.setattr(live.broadcast, "send_frames", frames.extend)
-    monkeypatch.setattr(live, "eager", lambda: False)
-    monkeypatch.setattr(live, "enqueue",
-                        lambda name, *args, **options: sent.append((name, args, options)))
+    t, first, second, frames, sent = paired_arena(monkeypatch)
     monkeypatch.setattr(live.renders, "run_soon", lambda render, delay=0.0: False)
     window = live.SHARED_WINDOW_MS
     clock = [3_000_000 * window + 10]
