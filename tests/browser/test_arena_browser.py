@@ -70,7 +70,7 @@ def _world() -> tuple[Tournament, Tournament, str]:
 def test_an_arena_page_on_both_screens_and_themes(chromium_path, live_url):
     from tests.browser.axe import assert_accessible
     from tests.browser.devices import sign_in
-    from tests.browser.screens import browser, new_page, shoot
+    from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 
     t, done, player = _world()
     with browser(chromium_path) as opened:
@@ -87,14 +87,14 @@ def test_an_arena_page_on_both_screens_and_themes(chromium_path, live_url):
                 expect(page.locator("tr.is-you .fire-mark")).to_be_visible()
                 expect(page.locator("tr.is-you .sheet-game.is-fire")).to_have_count(1)
                 expect(page.get_by_role("heading", name="Latest games")).to_be_visible()
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"arena detail {width} {scheme}")
                 shoot(page, f"arena-detail-{width}-{scheme}")
 
                 page.goto(f"{live_url}/tournaments/{done.id}/")
                 expect(page.get_by_role("heading", name="Podium")).to_be_visible()
                 expect(page.locator("ol.podium li")).to_have_count(3)
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"arena podium {width} {scheme}")
                 shoot(page, f"arena-podium-{width}-{scheme}")
 
@@ -102,7 +102,7 @@ def test_an_arena_page_on_both_screens_and_themes(chromium_path, live_url):
                 expect(page.get_by_role("heading", level=1)).to_have_text(
                     "Standings of Hourly Arena")
                 expect(page.locator("tr.is-you .sheet-game.is-fire")).to_have_count(1)
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"arena standings {width} {scheme}")
                 shoot(page, f"arena-standings-{width}-{scheme}")
             assert page.errors == []  # type: ignore[attr-defined]
@@ -119,7 +119,7 @@ def test_an_arena_page_on_both_screens_and_themes(chromium_path, live_url):
             page.set_viewport_size({"width": width, "height": 900})
             page.emulate_media(color_scheme=scheme)
             expect(page.locator(".clock .clock-note")).to_be_visible()
-            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            assert_fits_the_width(page)
             assert_accessible(page, f"arena berserked clock {width} {scheme}")
             shoot(page, f"arena-berserk-clock-{width}-{scheme}")
     # The database, off Playwright's event loop once the browser is closed.

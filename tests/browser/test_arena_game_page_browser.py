@@ -38,7 +38,7 @@ def test_berserk_on_the_game_page_reaches_both_players_and_a_spectator(
         chromium_path, live_url):
     from tests.browser.axe import assert_accessible
     from tests.browser.devices import sign_in
-    from tests.browser.screens import browser, new_page, shoot
+    from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 
     pairing = _game()
     blue, orange = pairing.blue.user.username, pairing.orange.user.username
@@ -61,7 +61,7 @@ def test_berserk_on_the_game_page_reaches_both_players_and_a_spectator(
                 expect(button).to_have_accessible_description(
                     "Berserk: play on half your clock with no increment, for one more "
                     "point if you win. Only before your first move.")
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"arena game {width} {scheme}")
                 shoot(page, f"arena-game-{width}-{scheme}")
         expect(pages["carol"].get_by_role("button", name="Berserk")).to_have_count(0)

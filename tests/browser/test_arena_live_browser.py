@@ -24,7 +24,7 @@ from games.models import Game
 from tests.browser.axe import assert_accessible
 from tests.browser.dbwork import in_thread
 from tests.browser.devices import sign_in
-from tests.browser.screens import browser, new_page, shoot
+from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 from tests.games.bot_support import eager
 from tests.tournaments.test_arena_site import play_plies
 from tournaments import arenas, services
@@ -92,7 +92,7 @@ def wait_for_socket(page, frames: list) -> None:
 def shoot_both_themes(page, name: str, width: int, scheme: str) -> None:
     for theme in (scheme, "dark" if scheme == "light" else "light"):
         page.emulate_media(color_scheme=theme)
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert_fits_the_width(page)
         assert_accessible(page, f"{name} {width} {theme}")
         shoot(page, f"{name}-{width}-{theme}")
     page.emulate_media(color_scheme=scheme)

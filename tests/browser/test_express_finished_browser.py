@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.axe import assert_accessible
 from tests.browser.finished_express import finished_express_game
-from tests.browser.screens import browser, new_page, shoot
+from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 
 
 @pytest.fixture
@@ -149,7 +149,7 @@ def test_how_to_plays_example_hashes_are_the_browsers_too(chromium_path, live_ur
             assert set(pairs) == {"seed", "salt", "fingerprint"}
             for name, (computed, shown) in pairs.items():
                 assert computed == shown, name
-            assert page.evaluate("document.documentElement.scrollWidth") <= screen
+            assert_fits_the_width(page)
             shoot(page, f"express-howto-fair-{screen}-{scheme}", full_page=False)
             assert_accessible(page, f"howto fair {screen} {scheme}")
 

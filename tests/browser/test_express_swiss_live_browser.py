@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from games import services as games
 from tests.browser.axe import assert_accessible
 from tests.browser.devices import sign_in
-from tests.browser.screens import browser, new_page, shoot
+from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 from tests.browser.test_arena_live_browser import in_thread, wait_for_socket
 from tests.tournaments.test_swiss_services import finish_express
 from tournaments import pages as tournament_pages
@@ -133,7 +133,7 @@ def test_an_express_swiss_of_six_over_two_rounds_live(swiss, chromium_path, live
                     words, exact=True)).to_be_visible()
             for theme in ("light", "dark"):
                 page.emulate_media(color_scheme=theme)
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"express swiss {width} {theme}")
                 shoot(page, f"express-swiss-live-{width}-{theme}")
             assert page.errors == []  # type: ignore[attr-defined]

@@ -54,7 +54,7 @@ def test_both_games_stand_side_by_side(member, chromium_path, live_url, signed_i
     themes, axe clean; screenshots home-both-games-*."""
     from tests.browser.axe import assert_accessible
     from tests.browser.devices import sign_in
-    from tests.browser.screens import browser, new_page, shoot
+    from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 
     ids = ("play-connect-title", "play-express-title") if signed_in else (
         "hero-connect", "hero-express")
@@ -80,7 +80,7 @@ def test_both_games_stand_side_by_side(member, chromium_path, live_url, signed_i
                 else:  # one above the other, neither wider than the phone
                     assert b["y"] >= a["y"] + a["height"]
                     assert a["x"] + a["width"] <= 390 and b["x"] + b["width"] <= 390
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"home {who} {width} {scheme}")
                 shoot(page, f"home-both-games-{who}-{width}-{scheme}")
             assert page.errors == []  # type: ignore[attr-defined]

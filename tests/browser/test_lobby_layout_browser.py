@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games import services
 from tests.browser.axe import assert_accessible
 from tests.browser.devices import PASSWORD, sign_in
-from tests.browser.screens import browser, new_page, shoot
+from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def test_open_seeks_come_first(seek, chromium_path, live_url, width):
                 assert page.evaluate("""() => Boolean(
                   document.getElementById('seeks-title').compareDocumentPosition(
                     document.getElementById('seek-title')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"lobby {game} {width} {scheme}")
                 shoot(page, f"lobby-layout-{game}-{width}-{scheme}")
         assert page.errors == []  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from games import services as games
 from games.actors import Actor
 from tests.browser.axe import assert_accessible
-from tests.browser.screens import browser, new_page, shoot
+from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 from tests.games.bot_support import eager
 from tournaments import rounds, services
 from tournaments.models import Sitting
@@ -66,7 +66,7 @@ def test_a_profile_lists_tournament_results(results, chromium_path, live_url):
                 expect(section.locator(".tournaments-played")).to_have_text("2")
                 for key in ("first_tournament", "tournament_podium", "tournament_win"):
                     expect(page.locator(f'li.is-earned[data-key="{key}"]')).to_have_count(1)
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"profile tournaments {width} {scheme}")
                 shoot(section, f"profile-tournaments-{width}-{scheme}")
             assert page.errors == []  # type: ignore[attr-defined]

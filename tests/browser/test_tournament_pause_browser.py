@@ -19,7 +19,7 @@ from games.actors import Actor
 from tests.browser.axe import assert_accessible
 from tests.browser.dbwork import in_thread
 from tests.browser.devices import sign_in
-from tests.browser.screens import browser, new_page, shoot
+from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 from tests.games.bot_support import eager
 from tournaments import services
 from tournaments.models import Sitting, Tournament
@@ -87,7 +87,7 @@ def test_the_pause_between_rounds_on_an_entrants_page(running, chromium_path, li
             expect(page.get_by_role("heading", level=3, name="Round 2")).to_have_count(0)
             for scheme in ("light", "dark"):
                 page.emulate_media(color_scheme=scheme)
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"tournament pause {width} {scheme}")
                 shoot(page, f"tournament-pause-{width}-{scheme}")
 

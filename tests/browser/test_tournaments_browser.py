@@ -42,7 +42,7 @@ def _world() -> Tournament:
 def test_the_tournament_pages_on_both_screens_and_themes(chromium_path, live_url):
     from tests.browser.axe import assert_accessible
     from tests.browser.devices import sign_in
-    from tests.browser.screens import browser, new_page, shoot
+    from tests.browser.screens import assert_fits_the_width, browser, new_page, shoot
 
     t = _world()
     player = t.entries.filter(sittings__table__game__isnull=False).first().user.username
@@ -59,7 +59,7 @@ def test_the_tournament_pages_on_both_screens_and_themes(chromium_path, live_url
                 expect(page.get_by_role("link", name="Blitz Arena Swiss")).to_be_visible()
                 expect(page.get_by_role("textbox", name="Name")).to_be_visible()
                 expect(page.get_by_label("Starts at (your time)")).to_be_visible()
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"tournaments index {width} {scheme}")
                 shoot(page, f"tournaments-index-{width}-{scheme}")
 
@@ -70,7 +70,7 @@ def test_the_tournament_pages_on_both_screens_and_themes(chromium_path, live_url
                 expect(page.get_by_role("heading", level=3, name="Round 1")).to_be_visible()
                 expect(page.locator("table.pairings tbody tr")).to_have_count(2)
                 expect(page.locator(".byes")).to_contain_text("Bye:")
-                assert page.evaluate("document.documentElement.scrollWidth") <= width
+                assert_fits_the_width(page)
                 assert_accessible(page, f"tournament detail {width} {scheme}")
                 shoot(page, f"tournaments-detail-{width}-{scheme}")
             assert page.errors == []  # type: ignore[attr-defined]
