@@ -38,7 +38,11 @@ def inject(page: Page) -> None:
 
 
 def violations(page: Page, disable: tuple[str, ...] = ()) -> list[dict[str, Any]]:
-    """axe's violations on the page as it is now (every impact)."""
+    """axe's violations on the page as it is now (every impact), once it has loaded: a
+    page reached by a click can be read mid-load, its stylesheets not all applied (a
+    session 31 run: the dark theme's header text on a white background, a contrast
+    violation that the loaded page does not have)."""
+    page.wait_for_load_state("load")
     inject(page)
     options = dict(RUN_OPTIONS)
     if disable:
