@@ -177,12 +177,23 @@ def send_frames(frames: Sequence[tuple[str, dict[str, Any]]]) -> None:
     worker) each `send_to_group` is a loop of its own, and channels-redis opens a Redis
     connection per loop: an arena pass's frames to its paired members and its page made
     that a tenth of the worker's time (docs/tournaments-arena.md, "The CPU profile")."""
-    messages = [(group, group_message(frame, group=group), None) for group, frame in frames]
+    messages = frame_messages(frames)
     outbox: Outbox | None = getattr(_local, "outbox", None)
     if outbox is not None:
         outbox.messages.extend(messages)
     elif messages:
         async_to_sync(Outbox(list(messages)).send)()
+
+
+def frame_messages(frames: Sequence[tuple[str, dict[str, Any]]]
+                   ) -> list[tuple[str, dict[str, Any], Delivery | None]]:
+    """Frames to their groups as an outbox's messages (each encoded once)."""
+    return [(group, group_message(frame, group=group), None) for group, frame in frames]
+
+
+async def asend_frames(frames: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """`send_frames` from the event loop: now, in order."""
+    await Outbox(frame_messages(frames)).send()
 
 
 def sent_together(func: Callable[..., Result]) -> Callable[..., Result]:

@@ -92,11 +92,7 @@ def _start(loop: asyncio.AbstractEventLoop, render: Render) -> None:
 async def _render_and_send(loop: asyncio.AbstractEventLoop, render: Render) -> None:
     try:
         frames = await loop.run_in_executor(_thread(), _rendered, render)
-        if frames:
-            messages: list[tuple[str, dict[str, Any], broadcast.Delivery | None]] = [
-                (group, broadcast.group_message(frame, group=group), None)
-                for group, frame in frames]
-            await broadcast.Outbox(messages).send()
+        await broadcast.asend_frames(frames)
     except Exception:  # nothing waits for it: say so here
         log.exception("a render after a commit failed")
 
