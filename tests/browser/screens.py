@@ -67,11 +67,21 @@ def browser(chromium_path: str) -> Iterator[Browser]:
             opened.close()
 
 
-def new_page(opened: Browser, screen: int, color_scheme: str = "dark") -> Page:
+def new_page(opened: Browser, screen: int, color_scheme: str = "dark",
+             motion: bool = True) -> Page:
     """A fresh context (its own cookies) on `screen` (390 or 1366), the system preferring
-    `color_scheme`; the page collects its script errors in `page.errors`."""
+    `color_scheme`; the page collects its script errors in `page.errors`.
+
+    `motion=False`: the system prefers reduced motion, as a player may set it, and the game
+    pages draw each turn frame at once (no locomotive walking its spaces at 240 ms a step,
+    no marked spaces held 260 ms). For tests that drive Cargo Express games through the
+    page and are not about the animation: a table played to round 2 took 18.7 s with it,
+    11.7 s without (issue #43, session 32). test_express_live_browser.py and the Cargo
+    Connect game tests keep the motion, so the animated path stays tested; these cover the
+    reduced-motion one."""
     context = opened.new_context(viewport=SCREENS[screen],  # type: ignore[arg-type]
-                                 color_scheme=color_scheme)  # type: ignore[arg-type]
+                                 color_scheme=color_scheme,  # type: ignore[arg-type]
+                                 reduced_motion="no-preference" if motion else "reduce")
     page = context.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []

@@ -104,9 +104,10 @@ def test_three_seats_bid_through_the_live_pages_and_a_spectator_sees_no_bid(
     game = bid_game
     failures: list[str] = []
     with browser(chromium_path) as opened:
-        seats = [new_page(opened, 1366, "dark"), new_page(opened, 390, "light"),
-                 new_page(opened, 390, "dark")]
-        spectator = new_page(opened, 1366, "light")
+        seats = [new_page(opened, 1366, "dark", motion=False),
+                 new_page(opened, 390, "light", motion=False),
+                 new_page(opened, 390, "dark", motion=False)]
+        spectator = new_page(opened, 1366, "light", motion=False)
         pages = [*seats, spectator]
         frames = [watched(page) for page in pages]
         for name, page in zip(NAMES, seats, strict=True):

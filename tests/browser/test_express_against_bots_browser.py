@@ -34,7 +34,7 @@ def test_a_guest_starts_a_game_against_an_expressbot_and_picks_and_plans(
     failures: list[str] = []
     with browser(chromium_path) as opened:
         for screen, theme in ((390, "light"), (1366, "dark"), (390, "dark"), (1366, "light")):
-            page = new_page(opened, screen, color_scheme=theme)
+            page = new_page(opened, screen, color_scheme=theme, motion=False)
             page.goto(f"{live_url}/play/?game=cargo-express")
             form = page.get_by_role("form", name="Play against ExpressBots")
             expect(form).to_be_visible()

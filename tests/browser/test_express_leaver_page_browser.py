@@ -62,7 +62,8 @@ def viewer(page: Page):
 def test_a_leavers_pages_become_a_spectators(table, chromium_path, live_url):
     game, users = table
     with browser(chromium_path) as opened:
-        wide, phone = new_page(opened, 1366, "dark"), new_page(opened, 390, "light")
+        wide = new_page(opened, 1366, "dark", motion=False)
+        phone = new_page(opened, 390, "light", motion=False)
         for page in (wide, phone):
             sign_in(page, live_url, "carol@example.com", name="carol")
             page.goto(f"{live_url}/g/{game}")

@@ -54,7 +54,8 @@ def test_a_waiting_seat_queues_its_next_turn_with_the_keyboard(waiting_game, chr
                                                                live_url, screen, theme):
     game = waiting_game
     with browser(chromium_path) as opened:
-        alice, bob = new_page(opened, screen, theme), new_page(opened, 1366, "light")
+        alice = new_page(opened, screen, theme, motion=False)
+        bob = new_page(opened, 1366, "light", motion=False)
         for name, page in ((NAMES[0], alice), (NAMES[1], bob)):
             sign_in(page, live_url, f"{name}@example.com", name=name)
             page.goto(f"{live_url}/g/{game}")

@@ -34,7 +34,7 @@ def rated_game(users):
 
 
 def signed_in(opened, live_url, name, screen, scheme):
-    page = new_page(opened, screen, scheme)
+    page = new_page(opened, screen, scheme, motion=False)
     sign_in(page, live_url, f"{name}@example.com", name=name)
     return page
 

@@ -29,7 +29,8 @@ def test_host_a_table_join_it_play_a_round_and_see_the_final_scoring(
     users = {name: django_user_model.objects.create_user(name, f"{name}@example.com", PASSWORD)
              for name in ("marta", "kofi")}
     with browser(chromium_path) as opened:
-        marta, kofi = new_page(opened, 1366, "dark"), new_page(opened, 390, "light")
+        marta = new_page(opened, 1366, "dark", motion=False)
+        kofi = new_page(opened, 390, "light", motion=False)
         sign_in(marta, live_url, "marta@example.com", name="marta")
         sign_in(kofi, live_url, "kofi@example.com", name="kofi")
 
@@ -91,8 +92,6 @@ def test_host_a_table_join_it_play_a_round_and_see_the_final_scoring(
             finally:
                 connection.close()
 
-        for page in (marta, kofi):  # hundreds of frames follow: no animation to wait for
-            page.emulate_media(reduced_motion="reduce")
         worker = threading.Thread(target=finish_it)
         worker.start()
         worker.join(timeout=300)
