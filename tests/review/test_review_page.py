@@ -55,16 +55,22 @@ def test_the_button_answers_at_once_and_the_review_runs_behind_it(finished, monk
 
     from games.kinds import cargo_connect
 
-    release = threading.Event()
+    release, entered = threading.Event(), threading.Event()
     real = cargo_connect.review_game
 
     def held(*args, **kwargs):
+        entered.set()
         assert release.wait(60)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(cargo_connect, "review_game", held)
     response = Client().post(f"/g/{finished.id}/review")
     assert response.status_code == 302  # answered while the review is held
+    # The review's thread has written "running" and committed before it reviews: read
+    # after that. (SQLite's shared-cache test database refuses a read of a table another
+    # connection is writing, "database table is locked", at once: a random-order run of
+    # session 32 read while the thread marked the row running.)
+    assert entered.wait(60)
     assert GameReview.objects.get(game_id=finished.id).status in ("queued", "running")
     page = Client().get(f"/g/{finished.id}/review").content.decode()
     assert "data-review-progress" in page
