@@ -107,3 +107,29 @@ def test_the_reference_page_shows_every_operation_with_its_example(client, descr
         assert f"<code>{op['x-scope']}</code>" in page
     assert page.count('class="api-example"') == len(operations(described))
     assert "/api/openapi.json" in page
+
+
+def test_the_description_is_built_once_and_each_caller_gets_its_own_copy(client, monkeypatch):
+    """Built once a process for each path prefix (the routes are all added at import);
+    a caller that changes what it got does not change what the next one gets."""
+    from ninja import NinjaAPI
+
+    from api.site import SiteApi, api
+
+    built = []
+    real = NinjaAPI.get_openapi_schema
+
+    def counted(self, **kwargs):
+        built.append(kwargs.get("path_prefix"))
+        return real(self, **kwargs)
+
+    monkeypatch.setattr(NinjaAPI, "get_openapi_schema", counted)
+    monkeypatch.setattr(api, "_described", {})
+    first = client.get("/api/openapi.json").json()
+    second = client.get("/api/openapi.json").json()
+    assert first == second and len(built) == 1
+    mine = SiteApi.get_openapi_schema(api, path_prefix="/api/")
+    assert len(built) == 2  # another prefix: its own description
+    mine["paths"].clear()
+    assert SiteApi.get_openapi_schema(api, path_prefix="/api/")["paths"] == first["paths"]
+    assert len(built) == 2
