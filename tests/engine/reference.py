@@ -246,13 +246,15 @@ class State:
         core = "B" if self.side == "b" else "O"
         n = self.n
         out = []
-        # brute force: every rotation of every shape at every offset on the bay
+        # brute force: every rotation of every shape at every offset where it fits on the
+        # bay (a form's cells start at 0, 0: `_normalise`)
         for form, shape in SHAPE_OF.items():
-            for ox in range(n):
-                for oy in range(n):
-                    cells = [(ox + x, oy + y) for x, y in form]
-                    if all(x < n and y < n and self.grid[x][y] == core for x, y in cells):
-                        out.append(("".join(sorted(cell_name(x, y) for x, y in cells)), shape))
+            width, height = 1 + max(x for x, _ in form), 1 + max(y for _, y in form)
+            for ox in range(n - width + 1):
+                for oy in range(n - height + 1):
+                    if all(self.grid[ox + x][oy + y] == core for x, y in form):
+                        out.append(("".join(sorted(cell_name(ox + x, oy + y) for x, y in form)),
+                                    shape))
         return sorted(out)
 
     # --- changes ----------------------------------------------------------------------
