@@ -360,7 +360,7 @@ def game_ended(ending: Ending) -> None:
     tournament_id = (Pairing.objects.filter(game_id=ending.game.id)
                      .values_list("tournament_id", flat=True).first())
     if tournament_id is not None:
-        # The result and the sheets to every page (a worker renders them), and the two
+        # The result and the sheets to every page (the render thread renders them), and the two
         # players' "Play now" gone; then the pass that pairs them again.
         live_pages.after_arena_game(tournament_id, [s.user_id for s in ending.game.seat_list
                                                     if s.user_id])

@@ -319,11 +319,11 @@ def after_game_frames(tournament_id: str, names: Iterable[str] = EVERYONE,
 
 def after_arena_game(tournament_id: str, members: Iterable[int]) -> None:
     """An arena game's end, from the finish seam's after-commit stage: the shared sections
-    (the standings every page shows) sent to a worker to render (`shared_soon`), first,
-    so that it renders them while this thread renders the players' own sections, which go
-    in the ending call's send as in `after_game_frames`. Where tasks run in this process
-    (tests, the embedded default) the shared sections follow the call's frames, as a
-    Swiss's do."""
+    (the standings every page shows) handed to the render thread, or a worker where there
+    is none (`shared_soon`), first, so that they are rendered while this thread renders
+    the players' own sections, which go in the ending call's send as in
+    `after_game_frames`. Where tasks run in this process (tests, the embedded default) the
+    shared sections follow the call's frames, as a Swiss's do."""
     members = tuple(members)
     if not eager():
         shared_soon(tournament_id)
