@@ -58,19 +58,12 @@ from fault_trials.asgi_kills import trial_double_failover, trial_kill_asgi
 from fault_trials.connection_bound import trial_connection_bound
 from fault_trials.harness import Trial
 from fault_trials.leaver_socket import trial_leaver_socket
+from fault_trials.logs import ASGI_PIECES, client_tracebacks, log_sizes, new_tracebacks
 from fault_trials.nginx_edge import trial_tls_and_headers
 from fault_trials.rows import django_setup
 from fault_trials.servers import OwnPostgres, OwnRedis, Topology, servers
 from fault_trials.store_restarts import trial_restart_postgres, trial_restart_redis
 from fault_trials.worker_and_beat import trial_kill_worker, trial_second_beat
-
-
-def client_tracebacks(top: Topology) -> dict[str, int]:
-    """Tracebacks in the logs of the processes clients talk to (the ASGI processes) and
-    nginx's own errors: a whole run must hold none (issue #28, acceptance)."""
-    return {piece: top.log(piece).count("Traceback (most recent call last)")
-            for piece in ("asgi-1", "asgi-2")}
-
 
 # --- the run --------------------------------------------------------------------------
 
@@ -88,15 +81,20 @@ async def trials(redis: OwnRedis, pg: OwnPostgres, top: Topology,
     for number, run in enumerate(runs, 1):
         if only and number not in only:
             continue
-        started = time.perf_counter()
+        started, sizes = time.perf_counter(), log_sizes(top)
         trial = await run()
         trial.figures["trial_s"] = round(time.perf_counter() - started, 1)
+        tracebacks = new_tracebacks(top, sizes)
+        if tracebacks:  # the run's last check fails on them; this names the trial and text
+            trial.figures["asgi_tracebacks"] = tracebacks
         print(json.dumps(trial.report(), indent=2, default=str), flush=True)
         done.append(trial)
     logs = Trial("no traceback a client could cause in the ASGI logs of the whole run")
     logs.figures["tracebacks"] = client_tracebacks(top)
     logs.check(not any(logs.figures["tracebacks"].values()),
                f"tracebacks in the ASGI logs: {logs.figures['tracebacks']}")
+    if logs.failures:
+        logs.figures["texts"] = new_tracebacks(top, dict.fromkeys(ASGI_PIECES, 0))
     print(json.dumps(logs.report(), indent=2, default=str), flush=True)
     done.append(logs)
     return done
