@@ -5,14 +5,17 @@ uvicorn server running in a background thread of the test process, against the t
 database; tests that use it get `transactional_db`, so rows they create are committed and
 visible to the server. pytest-django's `live_server` is WSGI-only, hence this.
 
-`page` opens a fresh Chromium profile (Debian's headless shell,
-/usr/bin/chromium-headless-shell, or else Debian's /usr/bin/chromium; Playwright cannot
-download browsers here). Without Chromium the browser tests are skipped with a reason,
-unless REQUIRE_BROWSER=1 (CI), which makes that a failure.
+`page` opens a fresh context (its own cookies, storage and cache) in the test process's
+Chromium (tests/browser/shared.py: one driver and one Chromium a process, lent to each
+test in turn; Debian's headless shell, /usr/bin/chromium-headless-shell, or else Debian's
+/usr/bin/chromium; Playwright cannot download browsers here). Without Chromium the
+browser tests are skipped with a reason, unless REQUIRE_BROWSER=1 (CI), which makes that a
+failure.
 
-Playwright's sync API keeps an event loop registered on the main thread while it runs, so
-Django refuses ORM calls from the test body then (SynchronousOnlyOperation): create data in
-a fixture that `page`-using tests request before `page`, not in the test body.
+Playwright's sync API keeps an event loop registered on the main thread while a browser is
+lent, so Django refuses ORM calls from the test body then (SynchronousOnlyOperation):
+create data in a fixture that `page`-using tests request before `page`, not in the test
+body (or through `dbwork.in_thread`).
 """
 
 import os
@@ -90,6 +93,15 @@ class ThreadedUvicorn:
                 raise RuntimeError("uvicorn test server did not start")
             time.sleep(0.05)
 
+    def settle(self, timeout: float = 5.0) -> None:
+        """Wait (at most `timeout`) until the server runs no request and no socket: the
+        browser's contexts are closed at a test's end, and a socket's disconnect may still
+        be writing when the test's tear-down empties the tables (on SQLite that flush then
+        fails, "database table is locked"). A stream that outlives the wait is left."""
+        deadline = time.monotonic() + timeout
+        while self.server.server_state.tasks and time.monotonic() < deadline:
+            time.sleep(0.02)
+
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
@@ -107,8 +119,9 @@ def asgi_server(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
-def live_url(asgi_server, transactional_db) -> str:
-    return asgi_server.url
+def live_url(asgi_server, transactional_db):
+    yield asgi_server.url
+    asgi_server.settle()
 
 
 @pytest.fixture(scope="session")
@@ -126,21 +139,18 @@ def chromium_path() -> str:
 
 
 @pytest.fixture
-def page(chromium_path, live_url, tmp_path):
-    # Depends on live_url so the test database is set up before Playwright starts and
-    # flushed after it stops (see the module docstring).
-    from playwright.sync_api import sync_playwright
+def page(chromium_path, live_url):
+    # Depends on live_url so the test database is set up before the browser is lent and
+    # flushed after the lease ends (see the module docstring).
+    from tests.browser import shared
 
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            tmp_path / "chromium-profile",
-            executable_path=chromium_path,
-            headless=True,
-            args=CHROMIUM_ARGS,
-        )
-        try:
-            page = context.pages[0] if context.pages else context.new_page()
-            page.set_default_timeout(10_000)
-            yield page
-        finally:
-            context.close()
+    with shared.lease(chromium_path) as browser:
+        page = browser.new_context().new_page()
+        page.set_default_timeout(10_000)
+        yield page
+
+
+def pytest_sessionfinish(session, exitstatus):
+    from tests.browser import shared
+
+    shared.stop()

@@ -5,29 +5,24 @@ device (desktop 1366 px, phone 390 px), each page collecting its script errors i
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CHROMIUM_ARGS
+from tests.browser import shared
 
 PASSWORD = "a-long-cargo-pass"
 
 
 @contextmanager
 def devices(chromium_path: str, widths: tuple[int, ...] = (1366, 390)) -> Iterator[list[Page]]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True,
-                                             args=CHROMIUM_ARGS)
-        try:
-            pages = []
-            for width in widths:
-                page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
-                page.set_default_timeout(15_000)
-                page.errors = []  # type: ignore[attr-defined]
-                page.on("pageerror", lambda error, page=page: page.errors.append(str(error)))
-                pages.append(page)
-            yield pages
-        finally:
-            browser.close()
+    with shared.lease(chromium_path) as browser:
+        pages = []
+        for width in widths:
+            page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+            page.set_default_timeout(15_000)
+            page.errors = []  # type: ignore[attr-defined]
+            page.on("pageerror", lambda error, page=page: page.errors.append(str(error)))
+            pages.append(page)
+        yield pages
 
 
 def sign_in(page: Page, base: str, login: str = "alice@example.com",

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Browser, Locator, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page
 
 ROOT = Path(__file__).resolve().parents[2]
 QUALITY = 85
@@ -55,16 +55,13 @@ SCREENS = {390: {"width": 390, "height": 844}, 1366: {"width": 1366, "height": 9
 
 @contextmanager
 def browser(chromium_path: str) -> Iterator[Browser]:
-    """One Chromium for a test that needs several contexts (players, screens, schemes)."""
-    from tests.browser.conftest import CHROMIUM_ARGS
+    """The test process's Chromium for a test that needs several contexts (players,
+    screens, schemes); the contexts it opened are closed at the block's end
+    (tests/browser/shared.py)."""
+    from tests.browser import shared
 
-    with sync_playwright() as playwright:
-        opened = playwright.chromium.launch(executable_path=chromium_path, headless=True,
-                                            args=CHROMIUM_ARGS)
-        try:
-            yield opened
-        finally:
-            opened.close()
+    with shared.lease(chromium_path) as opened:
+        yield opened
 
 
 def new_page(opened: Browser, screen: int, color_scheme: str = "dark",

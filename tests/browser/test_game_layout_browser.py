@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import CHROMIUM_ARGS
+from tests.browser import shared
 from tests.browser.devices import sign_in
 from tests.browser.pages import in_progress, make_players
 from tests.browser.screens import shoot
@@ -26,17 +26,12 @@ def game_id(django_user_model):
 @contextmanager
 def screen(chromium_path: str, name: str) -> Iterator[Page]:
     phone = name == "390"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True,
-                                             args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport=SCREENS[name], has_touch=phone,
-                                          is_mobile=phone)
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            yield page
-        finally:
-            browser.close()
+    with shared.lease(chromium_path) as browser:
+        context = browser.new_context(viewport=SCREENS[name], has_touch=phone,
+                                      is_mobile=phone)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        yield page
 
 
 def box(page: Page, selector: str, *, last: bool = False) -> dict:

@@ -8,11 +8,11 @@ uvicorn test server of conftest.py): drops, a card with its choices, an unload o
 import re
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.games.support import new_game
 
-from .conftest import CHROMIUM_ARGS
+from . import shared
 
 PASSWORD = "a-long-cargo-pass"
 
@@ -28,22 +28,16 @@ def players(django_user_model):
 @pytest.fixture
 def two_browsers(players, chromium_path, live_url):
     """Two fresh browser contexts (separate cookies), one per player."""
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            pages = []
-            for _ in players:
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
-                page = context.new_page()
-                page.set_default_timeout(10_000)
-                page.errors = []
-                page.on("pageerror", lambda error, page=page: page.errors.append(str(error)))
-                pages.append(page)
-            yield pages
-        finally:
-            browser.close()
+    with shared.lease(chromium_path) as browser:
+        pages = []
+        for _ in players:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            page.set_default_timeout(10_000)
+            page.errors = []
+            page.on("pageerror", lambda error, page=page: page.errors.append(str(error)))
+            pages.append(page)
+        yield pages
 
 
 def sign_in(page, base, email):
