@@ -51,3 +51,13 @@ if os.environ.get("CARGO_TEST_WORKER_ENV") != os.environ.get("PYTEST_XDIST_WORKE
         os.environ["CHANNEL_LAYER_PREFIX"] += f"w{_index}"
 
 from cargosite.settings import *  # noqa: E402, F403
+
+# SQLite's shared-cache test database fails a statement that meets another connection's
+# table lock at once; the test run's backend waits it out as a database file's busy
+# timeout would (tests/sqlite_backend/base.py). Its test database stays in memory, named
+# so: pytest-django gives each worker's test database a suffix unless the engine is
+# Django's own SQLite or the name is ":memory:" (each worker is its own process).
+for _database in DATABASES.values():  # noqa: F405
+    if _database["ENGINE"] == "django.db.backends.sqlite3":
+        _database["ENGINE"] = "tests.sqlite_backend"
+        _database.setdefault("TEST", {}).setdefault("NAME", ":memory:")
