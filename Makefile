@@ -15,6 +15,14 @@ STAMP := $(VENV)/.requirements-installed
 # is random (pytest-randomly), its seed printed at the top: --randomly-seed=N replays it.
 TEST_WORKERS ?= auto
 XDIST := -n $(TEST_WORKERS) --dist worksteal
+# The test runs write Python's bytecode caches even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE=1, as containers often set): else every worker compiles the
+# whole project and rewrites every test module again, and so does every process a test
+# starts (a Django process 1.7 s without them, 1.3 s with; collecting the suite 12.9 s →
+# 5.5 s a worker; docs/testing.md, session 34), in the usual __pycache__ folders, which
+# git ignores (a PYTHONPYCACHEPREFIX elsewhere would compile the installed packages
+# again too).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/pytest
 
 .PHONY: run test test-quick worker venv topology-start topology-stop topology-status faults test-fast-path-off test-api-lean-off
 
@@ -63,7 +71,7 @@ test: $(STAMP)
 	@echo "==> mypy (django-stubs; engine, express and the apps: pyproject.toml [tool.mypy])"
 	$(VENV)/bin/mypy
 	@echo "==> pytest tests/ on $(TEST_WORKERS) workers (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
-	$(VENV)/bin/pytest tests/ $(XDIST) --durations=50
+	$(PYTEST) tests/ $(XDIST) --durations=50
 
 # The inner loop's tier: the engines, the units and the platform, without the browser tests,
 # the fault tests, the topology and the modules tests/conftest.py lists as slow
@@ -71,21 +79,21 @@ test: $(STAMP)
 QUICK_IGNORE = --ignore=tests/browser --ignore=tests/faults
 test-quick: $(STAMP)
 	@echo "==> pytest the quick tier on $(TEST_WORKERS) workers (no browser, no faults)"
-	$(VENV)/bin/pytest tests/ $(QUICK_IGNORE) $(XDIST) -m "not slow" --durations=20
+	$(PYTEST) tests/ $(QUICK_IGNORE) $(XDIST) -m "not slow" --durations=20
 
 # The live path's tests with the live fast path off (games/fast/, docs/fast-path.md); CI runs
 # it on PostgreSQL and Redis after `make test` (.ci/run).
 LIVE_PATH_TESTS = tests/games tests/clocks tests/faults tests/platform tests/permissions/test_sockets.py
 test-fast-path-off: $(STAMP)
 	@echo "==> pytest the live path with LIVE_FAST_PATH=0 (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
-	LIVE_FAST_PATH=0 $(VENV)/bin/pytest $(LIVE_PATH_TESTS) $(XDIST) --durations=20
+	LIVE_FAST_PATH=0 $(PYTEST) $(LIVE_PATH_TESTS) $(XDIST) --durations=20
 
 # The API's tests with its lean request path off (cargosite/apipath.py, docs/api.md): every
 # /api/ request through the site's whole MIDDLEWARE; CI runs it on PostgreSQL and Redis.
 API_PATH_TESTS = tests/api tests/permissions/test_api.py
 test-api-lean-off: $(STAMP)
 	@echo "==> pytest the API with API_LEAN_PATH=0 (database: $${DATABASE_URL:-SQLite}; channel layer: $${REDIS_URL:-in-memory})"
-	API_LEAN_PATH=0 $(VENV)/bin/pytest $(API_PATH_TESTS) $(XDIST) --durations=20
+	API_LEAN_PATH=0 $(PYTEST) $(API_PATH_TESTS) $(XDIST) --durations=20
 
 topology-start: $(STAMP)
 	scripts/topology.sh start
