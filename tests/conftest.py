@@ -16,6 +16,14 @@ SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "DJANGO_DEBUG", "DJANGO_SECRET_KEY"
 TEST_WEB = ROOT / "tests" / "platform" / "web"
 
 
+def pytest_configure(config):
+    """Each worker's test database from the kept copy of the migrated schema
+    (tests/migrated_db.py)."""
+    from tests import migrated_db
+
+    migrated_db.install()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def test_only_views():
     """The test-only kinds' views (tests/platform/web/: the Bid kind's templates and ES
