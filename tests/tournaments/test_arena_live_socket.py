@@ -20,7 +20,7 @@ from tests.games.conftest import (  # noqa: F401  (fixtures; the first closes th
     connect,
     session_cookie,
 )
-from tests.tournaments.test_live_socket import NAMES, frames, users  # noqa: F401  (a fixture)
+from tests.tournaments.test_live_socket import NAMES, frames, frames_of_all, users  # noqa: F401  (a fixture)
 from tournaments import arenas, live, services
 from tournaments.models import Pairing, Tournament
 
@@ -78,7 +78,7 @@ async def test_pairings_results_and_the_end_reach_each_viewer_as_theirs(
             assert play == ""
 
     assert "2 game(s) started" in await database_sync_to_async(arenas.pair)(arena.id)
-    got = {name: await frames(comm) for name, comm in viewers.items()}
+    got = await frames_of_all(viewers)
     boards = await database_sync_to_async(pairings)(arena)
     assert set(boards) == set(NAMES[:4])
     everyone = shared(got[None])
@@ -99,7 +99,7 @@ async def test_pairings_results_and_the_end_reach_each_viewer_as_theirs(
 
     # alice berserks: the tag to everyone, her button gone (her frame alone).
     await database_sync_to_async(services.berserk)(arena, users["alice"])
-    got = {name: await frames(comm) for name, comm in viewers.items()}
+    got = await frames_of_all(viewers)
     assert "berserk</span>" in shared(got[None])[0]["arena"] and own(got[None]) == []
     (mine,) = own(got["alice"])
     assert "Play now" in mine and "Berserk</button>" not in mine
@@ -109,7 +109,7 @@ async def test_pairings_results_and_the_end_reach_each_viewer_as_theirs(
     game = boards["alice"]
     opponent = next(n for n in NAMES[1:4] if boards[n] == game)
     await database_sync_to_async(resign_game)(game, opponent)
-    got = {name: await frames(comm) for name, comm in viewers.items()}
+    got = await frames_of_all(viewers)
     after = shared(got[None])[-1]["arena"]
     assert after.count("in progress") == 1 and ("1–0" in after or "0–1" in after)
     assert "2 points" in after  # a berserk win of no moves earns no bonus (14 plies)
@@ -130,7 +130,7 @@ async def test_pairings_results_and_the_end_reach_each_viewer_as_theirs(
     last = next(g for g in boards.values() if g != game)
     loser = next(n for n, g in boards.items() if g == last)
     await database_sync_to_async(resign_game)(last, loser)
-    got = {name: await frames(comm) for name, comm in viewers.items()}
+    got = await frames_of_all(viewers)
     final = [f for f in shared(got[None]) if "facts" in f]
     assert len(final) == 1 and "Finished" in final[0]["facts"]
     assert "Podium" in final[0]["arena"] and final[0]["arena"].count('<li class="podium-') == 3

@@ -6,6 +6,7 @@ connect; refusals and the client frames."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 
@@ -59,6 +60,13 @@ async def frames(comm) -> list[dict]:
     return got
 
 
+async def frames_of_all(viewers: dict) -> dict:
+    """`frames` of every viewer's socket, read side by side: one quiet wait for them all,
+    not one a socket after another (issue #43: six viewers waited 3 s a step)."""
+    got = await asyncio.gather(*(frames(comm) for comm in viewers.values()))
+    return dict(zip(viewers, got, strict=True))
+
+
 def game_of(t: Tournament, user) -> str:
     return Sitting.objects.get(round__tournament=t, entry__user=user).table.game_id
 
@@ -83,7 +91,7 @@ async def test_a_round_start_and_a_game_end_reach_each_viewer_as_theirs(swiss, u
         assert "Scheduled" in comm.first["sections"]["facts"]
 
     assert await database_sync_to_async(services.tick)() == [f"{swiss.id}: round 1 started"]
-    got = {name: await frames(comm) for name, comm in viewers.items()}
+    got = await frames_of_all(viewers)
     boards = {name: await database_sync_to_async(game_of)(swiss, users[name])
               for name in NAMES[:4]}
     alice_game = boards["alice"]
@@ -113,7 +121,7 @@ async def test_a_round_start_and_a_game_end_reach_each_viewer_as_theirs(swiss, u
     # alice's opponent resigns: her game's result to everyone, her "Play now" gone.
     opponent = await database_sync_to_async(opponent_of)(swiss, users["alice"])
     await database_sync_to_async(games.resign)(alice_game, actor=Actor.member(opponent))
-    got = {name: await frames(comm) for name, comm in viewers.items()}
+    got = await frames_of_all(viewers)
     result = [f for f in got[None] if set(f["sections"]) == {"rounds"}]
     assert len(result) == 1 and got[None] == result and got["eve"] == result
     assert result[0]["sections"]["rounds"].count("in progress") == 2  # the round, one board

@@ -22,7 +22,7 @@ from tests.games.conftest import (  # noqa: F401  (fixtures; the first closes th
     connect,
     session_cookie,
 )
-from tests.tournaments.test_live_socket import NAMES, frames, users  # noqa: F401  (a fixture)
+from tests.tournaments.test_live_socket import NAMES, frames, frames_of_all, users  # noqa: F401  (a fixture)
 from tests.tournaments.test_pages import create_data
 from tests.tournaments.test_swiss_services import current, members, round_games
 from tournaments import rounds, services
@@ -190,7 +190,7 @@ async def test_the_pause_reaches_the_page_and_each_entrant_their_place(
     viewers = {name: await connect(path, name, expect_state=False)
                for name in ("alice", "eve", None)}
     await database_sync_to_async(lambda: end_round(current(t)))()
-    got = {name: await frames(comm) for name, comm in viewers.items()}
+    got = await frames_of_all(viewers)
     shared = [f["sections"] for f in got[None] if "facts" in f["sections"]]
     assert len(shared) == 1 and "Round 2 starts in" in shared[0]["facts"]
     assert "After 1 finished round" in shared[0]["standings"]
