@@ -47,6 +47,15 @@ async def drain(comm, quiet: float = 0.5) -> list[dict]:
     return frames
 
 
+async def drain_all(comms: dict, quiet: float = 0.5) -> dict:
+    """`drain` of every socket in `comms` (a name for each), read side by side: one quiet
+    wait for them all, not one a socket after another."""
+    import asyncio
+
+    got = await asyncio.gather(*(drain(comm, quiet) for comm in comms.values()))
+    return dict(zip(comms, got, strict=True))
+
+
 # --- making games and naming actors in the tests' words ---------------------------------------
 
 from games import services  # noqa: E402

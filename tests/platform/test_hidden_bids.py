@@ -22,7 +22,7 @@ from games.actors import Actor
 from games.botplay import bots
 from games.models import Game, Turn
 from tests.games.bot_support import eager  # noqa: F401  (fixture)
-from tests.games.support import drain
+from tests.games.support import drain, drain_all
 from tests.platform.bid_kind import SEEN, Bid
 from tests.platform.conftest import registered
 
@@ -63,8 +63,7 @@ async def test_each_seat_and_a_spectator_see_only_their_own_bid_until_the_reveal
         socks["alice"].send_json_to({"type": "turn", "ply": 0, "token": "b5:alpha"}),
         socks["bob"].send_json_to({"type": "turn", "ply": 0, "token": "b3:bravo"}),
     )
-    got = {name: await drain(comm) for name, comm in socks.items()}
-    got["watcher"] = await drain(watcher)
+    got = await drain_all({**socks, "watcher": watcher})
     for name, frames in got.items():
         assert [f["type"] for f in frames] == ["turn", "turn"], (name, frames)
         assert {f["seat"] for f in frames} == {0, 1}
@@ -104,8 +103,7 @@ async def test_each_seat_and_a_spectator_see_only_their_own_bid_until_the_reveal
 
     # carol's bid closes the round: the reveal reaches everyone
     await socks["carol"].send_json_to({"type": "turn", "ply": 0, "token": "b5:charlie"})
-    for comm in (*socks.values(), watcher):
-        frames = await drain(comm)
+    for frames in (await drain_all({**socks, "watcher": watcher})).values():
         reveal = frames[-1]["events"][-1]
         assert reveal["type"] == "reveal"
         assert reveal["bids"] == ["b5:alpha", "b3:bravo", "b5:charlie"]
