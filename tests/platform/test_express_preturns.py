@@ -7,6 +7,8 @@ that viewer (as tests/platform/test_express_wire.py does for whole games): a que
 leaked would show up as a frame, or a difference, on another seat's or the spectator's
 socket. Run with the fast path on and off (LIVE_FAST_PATH=0), on SQLite and PostgreSQL."""
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 
@@ -65,6 +67,12 @@ async def drain(comm):
     return frames
 
 
+async def drain_all(comms: dict) -> dict:
+    """`drain` of every connection, side by side: one quiet wait for them all."""
+    got = await asyncio.gather(*(drain(comm) for comm in comms.values()))
+    return dict(zip(comms, got, strict=True))
+
+
 def expected_turns(game_id, viewers, since):
     """Each viewer's turn frames from ply `since` on, as the kind builds them."""
     row = services.get_game(game_id)
@@ -104,8 +112,8 @@ async def play_the_movers_turn(socks, comms, game_id, mover):
             break
         seat, seq, token = decision_of(lg)
         await socks[mover].send_json_to({"type": "turn", "ply": seq, "token": token})
-        for viewer, comm in comms.items():
-            received[viewer] += await drain(comm)
+        for viewer, frames in (await drain_all(comms)).items():
+            received[viewer] += frames
     return received
 
 
@@ -132,14 +140,13 @@ async def test_a_queued_turn_is_played_at_the_reveal_and_seen_by_no_one_else(
                                        "steps": steps})
     confirmed = await socks[waiting].receive_json_from(timeout=5)
     assert confirmed == {"type": "queued", "key": choices["key"], "steps": steps}
-    for viewer, comm in comms.items():
-        if viewer != waiting:
-            assert await comm.receive_nothing(timeout=0.3), viewer  # not a byte elsewhere
+    others = {viewer: comm for viewer, comm in comms.items() if viewer != waiting}
+    quiet = await asyncio.gather(*(comm.receive_nothing(timeout=0.3) for comm in others.values()))
+    assert all(quiet), dict(zip(others, quiet, strict=True))  # not a byte elsewhere
     reload = await connect(game.id, NAMES[waiting])  # a reload shows the queue
     assert reload.first["state"]["queued"] == {"key": choices["key"], "steps": steps}
     await reload.disconnect()
-    for comm in comms.values():
-        await drain(comm)  # the reload's presence frames
+    await drain_all(comms)  # the reload's presence frames
 
     received = await play_the_movers_turn(socks, comms, game.id, mover)
     rows = await database_sync_to_async(lambda: list(
