@@ -47,13 +47,19 @@ async def drain(comm, quiet: float = 0.5) -> list[dict]:
     return frames
 
 
-async def drain_all(comms: dict, quiet: float = 0.5) -> dict:
-    """`drain` of every socket in `comms` (a name for each), read side by side: one quiet
-    wait for them all, not one a socket after another."""
+async def side_by_side(read, comms: dict) -> dict:
+    """`await read(comm)` for every socket in `comms` (a name for each), side by side: a
+    reader that waits until its socket is quiet waits once for them all, not once a
+    socket after another (issue #43). The names with what each read."""
     import asyncio
 
-    got = await asyncio.gather(*(drain(comm, quiet) for comm in comms.values()))
+    got = await asyncio.gather(*(read(comm) for comm in comms.values()))
     return dict(zip(comms, got, strict=True))
+
+
+async def drain_all(comms: dict, quiet: float = 0.5) -> dict:
+    """`drain` of every socket in `comms`, side by side."""
+    return await side_by_side(lambda comm: drain(comm, quiet), comms)
 
 
 # --- making games and naming actors in the tests' words ---------------------------------------

@@ -7,7 +7,6 @@ that viewer (as tests/platform/test_express_wire.py does for whole games): a que
 leaked would show up as a frame, or a difference, on another seat's or the spectator's
 socket. Run with the fast path on and off (LIVE_FAST_PATH=0), on SQLite and PostgreSQL."""
 
-import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
@@ -19,6 +18,7 @@ from games.kinds import KindError
 from games.kinds.cargo_express.view import ExpressView
 from games.models import PreTurn, Turn
 from games.turns.store import live
+from tests.games.support import side_by_side
 from tests.platform import test_express_wire as wire
 from tests.platform.test_express_wire import KIND, NAMES, decision_of, kind_part, make_game
 
@@ -68,9 +68,8 @@ async def drain(comm):
 
 
 async def drain_all(comms: dict) -> dict:
-    """`drain` of every connection, side by side: one quiet wait for them all."""
-    got = await asyncio.gather(*(drain(comm) for comm in comms.values()))
-    return dict(zip(comms, got, strict=True))
+    """`drain` of every connection, side by side (tests/games/support.py)."""
+    return await side_by_side(drain, comms)
 
 
 def expected_turns(game_id, viewers, since):
@@ -141,8 +140,8 @@ async def test_a_queued_turn_is_played_at_the_reveal_and_seen_by_no_one_else(
     confirmed = await socks[waiting].receive_json_from(timeout=5)
     assert confirmed == {"type": "queued", "key": choices["key"], "steps": steps}
     others = {viewer: comm for viewer, comm in comms.items() if viewer != waiting}
-    quiet = await asyncio.gather(*(comm.receive_nothing(timeout=0.3) for comm in others.values()))
-    assert all(quiet), dict(zip(others, quiet, strict=True))  # not a byte elsewhere
+    quiet = await side_by_side(lambda comm: comm.receive_nothing(timeout=0.3), others)
+    assert all(quiet.values()), quiet  # not a byte elsewhere
     reload = await connect(game.id, NAMES[waiting])  # a reload shows the queue
     assert reload.first["state"]["queued"] == {"key": choices["key"], "steps": steps}
     await reload.disconnect()

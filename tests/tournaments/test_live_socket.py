@@ -6,7 +6,6 @@ connect; refusals and the client frames."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import json
 
@@ -22,6 +21,7 @@ from tests.games.conftest import (  # noqa: F401  (fixtures; the first closes th
     connect,
     session_cookie,
 )
+from tests.games.support import side_by_side
 from tournaments import services
 from tournaments.models import Sitting, Tournament
 
@@ -61,10 +61,9 @@ async def frames(comm) -> list[dict]:
 
 
 async def frames_of_all(viewers: dict) -> dict:
-    """`frames` of every viewer's socket, read side by side: one quiet wait for them all,
-    not one a socket after another (issue #43: six viewers waited 3 s a step)."""
-    got = await asyncio.gather(*(frames(comm) for comm in viewers.values()))
-    return dict(zip(viewers, got, strict=True))
+    """`frames` of every viewer's socket, side by side (six viewers one after another
+    waited 3 s a step)."""
+    return await side_by_side(frames, viewers)
 
 
 def game_of(t: Tournament, user) -> str:
