@@ -7,7 +7,6 @@ that viewer (as tests/platform/test_express_wire.py does for whole games): a que
 leaked would show up as a frame, or a difference, on another seat's or the spectator's
 socket. Run with the fast path on and off (LIVE_FAST_PATH=0), on SQLite and PostgreSQL."""
 
-
 import pytest
 from channels.db import database_sync_to_async
 
