@@ -61,3 +61,17 @@ for _database in DATABASES.values():  # noqa: F405
     if _database["ENGINE"] == "django.db.backends.sqlite3":
         _database["ENGINE"] = "tests.sqlite_backend"
         _database.setdefault("TEST", {}).setdefault("NAME", ":memory:")
+
+# PostgreSQL: the tests hold their connections in a pool as production does
+# (cargosite.settings.database_pool; DEBUG, which the tests import under, leaves it off).
+# Without it every `database_sync_to_async` call and every request of a live server opened a
+# new connection (CONN_MAX_AGE 0): a backend started and configured each time, 25 % of a
+# whole four-seat Express game over sockets (20.5 → 15.5 s, session 35). Larger and more
+# patient than production's, for a loaded test machine; `CARGO_TEST_DB_POOL=0` turns it off.
+_default = DATABASES["default"]  # noqa: F405
+if (_default["ENGINE"] == "django.db.backends.postgresql" and "pool" not in _default["OPTIONS"]
+        and os.environ.get("CARGO_TEST_DB_POOL", "1") != "0"):
+    _default["CONN_MAX_AGE"] = 0
+    _default["OPTIONS"]["pool"] = {
+        "min_size": 0, "max_size": 20, "timeout": 10.0,
+        "reconnect_timeout": DB_POOL_RECONNECT_SECONDS, "name": "cargo-test"}  # noqa: F405
