@@ -22,6 +22,34 @@ def pytest_configure(config):
     from tests import migrated_db
 
     migrated_db.install()
+    close_connections_when_threads_end()
+
+
+def close_connections_when_threads_end() -> None:
+    """Every thread of the test process closes its database connections as it ends.
+
+    On PostgreSQL the tests hold connections in a pool (tests/settings.py), and a pooled
+    connection is given back only by closing it: one left in a thread that ended (a test's
+    own thread, an executor a test shut down) was lost to the pool for the rest of the run,
+    until requests waited 10 s for a connection and failed (session 35's first run with the
+    pool: 13 tests near the end of a worker's run). The site's own threads close theirs
+    (games/records/review.py, games/timing/timeouts.py); a test's need not."""
+    import threading
+
+    from django.db import connections
+
+    run = threading.Thread.run
+    if getattr(run, "closes_connections", False):
+        return
+
+    def run_then_close(self: threading.Thread) -> None:
+        try:
+            run(self)
+        finally:
+            connections.close_all()
+
+    run_then_close.closes_connections = True  # type: ignore[attr-defined]
+    threading.Thread.run = run_then_close  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session", autouse=True)
