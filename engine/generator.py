@@ -19,6 +19,7 @@ Everything is seeded by ``random.Random``: the same arguments give the same puzz
 from __future__ import annotations
 
 import datetime
+import functools
 import random
 from dataclasses import dataclass
 
@@ -271,7 +272,17 @@ DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sun
 
 
 def week(monday: str, seed: int = 1) -> list[tuple[str, Generated]]:
-    """The seven puzzles of the week starting on ``monday`` (YYYY-MM-DD), with their dates."""
+    """The seven puzzles of the week starting on ``monday`` (YYYY-MM-DD), with their dates.
+
+    A week depends on its Monday and seed alone, so the last few are kept: generating one
+    costs 1-2 s of CPU, and a site process asked for the same week again (the Weekly
+    Puzzles filled for a new database, a second seed tried) gets it at once. The puzzles
+    are frozen; each call gets its own list."""
+    return list(_week(monday, seed))
+
+
+@functools.lru_cache(maxsize=8)
+def _week(monday: str, seed: int) -> tuple[tuple[str, Generated], ...]:
     try:
         day0 = datetime.date.fromisoformat(monday)
     except ValueError:
@@ -290,7 +301,7 @@ def week(monday: str, seed: int = 1) -> list[tuple[str, Generated]]:
             kinds[i] = kind
         gen = generate(size, turns, kind, card, seed=rng.randrange(1 << 30), batch=2)[0]
         out.append(((day0 + datetime.timedelta(days=i)).isoformat(), gen))
-    return out
+    return tuple(out)
 
 
 def week_records(monday: str, seed: int = 1) -> list[str]:

@@ -64,6 +64,26 @@ def test_it_makes_a_week_by_the_schedule():
     assert all(a != b for a, b in zip(kinds, kinds[1:], strict=False))
 
 
+def test_a_week_asked_again_is_the_same_week_in_a_list_of_its_own():
+    """The last few weeks are kept (engine.generator._week): asked again, a week is the one a
+    fresh generation gives, and changing the list a caller got changes no later answer."""
+    from engine import generator
+
+    def puzzles(days):  # all but the proof's time, which is measured each generation
+        return [(date, gen.record, gen.interest, gen.attempts, gen.solution.line,
+                 gen.solution.nodes) for date, gen in days]
+
+    first = week("2026-11-30", seed=3)
+    assert week("2026-11-30", seed=3) == first
+    assert puzzles(generator._week.__wrapped__("2026-11-30", 3)) == puzzles(first)
+    first.clear()
+    assert len(week("2026-11-30", seed=3)) == 7
+    with pytest.raises(EngineError, match="Monday"):  # refused every time, never kept
+        week("2026-12-01")
+    with pytest.raises(EngineError, match="Monday"):
+        week("2026-12-01")
+
+
 def test_it_rejects_bad_arguments():
     with pytest.raises(EngineError, match="Monday"):
         week("2026-12-01")
